@@ -1,0 +1,14 @@
+export * from "./enums.js";
+export type * from "./organisation.js";
+export { isOrganisationActive } from "./organisation.js";
+export type * from "./key.js";
+export type * from "./did.js";
+export type * from "./identifier.js";
+export type * from "./credential-schema.js";
+export type * from "./credential.js";
+export type * from "./proof-schema.js";
+export type * from "./proof.js";
+export type * from "./interaction.js";
+export type * from "./history.js";
+export { credentialStatesAllowing, transitionCredential, type CredentialTransition } from "./credential-state.js";
+export { proofStatesAllowing, transitionProof, type ProofTransition } from "./proof-state.js";

@@ -1,0 +1,27 @@
+import type { ProofRole, ProofState } from "./enums.js";
+
+export interface Proof {
+  id: string;
+  organisationId: string;
+  role: ProofRole;
+  state: ProofState;
+  /** verificationProtocol config instance name */
+  protocol: string;
+  proofSchemaId?: string;
+  verifierIdentifierId?: string;
+  verifierKeyId?: string;
+  verifierCertificateId?: string;
+  interactionId?: string;
+  transport: string;
+  redirectUri?: string;
+  profile?: string;
+  webhookDestinationUrl?: string;
+  /** human readable reason of an ERROR outcome (which validation failed) */
+  errorReason?: string;
+  requestedDate?: Date;
+  completedDate?: Date;
+  retainUntilDate?: Date;
+  claimsRemovedAt?: Date;
+  createdDate: Date;
+  lastModified: Date;
+}
