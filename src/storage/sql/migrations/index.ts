@@ -1,0 +1,9 @@
+import type { Kysely } from "kysely";
+import type { SqlDialectName } from "../kysely-driver.js";
+import * as foundation from "./0001-foundation.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations work on an untyped schema
+type MigrationStep = (db: Kysely<any>, dialect: SqlDialectName) => Promise<void>;
+
+/** Versioned schema migrations, applied in order, each exactly once (tracked in kysely_migration). */
+export const MIGRATIONS: readonly { name: string; up: MigrationStep }[] = [{ name: "0001-foundation", up: foundation.up }];

@@ -1,0 +1,138 @@
+import type { TableSpec } from "./table-spec.js";
+
+// One spec per aggregate. Column names are the entity's field names; migrations (sql/migrations) create the same.
+
+export const organisationTable: TableSpec = {
+  table: "organisation",
+  columns: {
+    id: "text",
+    name: "text",
+    slug: "text",
+    createdDate: "date",
+    lastModified: "date",
+    deactivatedAt: "date",
+    walletProvider: "text",
+    walletProviderIssuer: "text",
+  },
+  unique: [
+    { name: "organisation_pkey", columns: ["id"], code: "BR_0023" },
+    { name: "organisation_name_uq", columns: ["name"], code: "BR_0023" },
+    { name: "organisation_slug_uq", columns: ["slug"], code: "BR_0023" },
+  ],
+};
+
+export const keyTable: TableSpec = {
+  table: "key",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    name: "text",
+    keyType: "text",
+    storageType: "text",
+    publicKey: "blob",
+    keyReference: "blob",
+    isRemote: "boolean",
+    createdDate: "date",
+    lastModified: "date",
+  },
+  unique: [
+    { name: "key_pkey", columns: ["id"], code: "BR_0066" },
+    { name: "key_organisation_name_uq", columns: ["organisationId", "name"], code: "BR_0066" },
+  ],
+};
+
+export const didTable: TableSpec = {
+  table: "did",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    name: "text",
+    did: "text",
+    type: "text",
+    method: "text",
+    deactivated: "boolean",
+    createdDate: "date",
+    lastModified: "date",
+  },
+  children: {
+    keys: { table: "did_key", parentColumn: "didId", columns: { role: "text", keyId: "text", reference: "text" } },
+  },
+  unique: [
+    { name: "did_pkey", columns: ["id"], code: "BR_0028" },
+    { name: "did_organisation_did_uq", columns: ["organisationId", "did"], code: "BR_0028" },
+  ],
+};
+
+export const identifierTable: TableSpec = {
+  table: "identifier",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    name: "text",
+    type: "text",
+    state: "text",
+    isRemote: "boolean",
+    didId: "text",
+    keyId: "text",
+    trustInformation: "json",
+    createdDate: "date",
+    lastModified: "date",
+    deletedAt: "date",
+  },
+  unique: [
+    { name: "identifier_pkey", columns: ["id"], code: "BR_0240" },
+    {
+      name: "identifier_organisation_name_uq",
+      columns: ["organisationId", "name"],
+      whereNull: ["deletedAt"],
+      code: "BR_0240",
+    },
+  ],
+};
+
+export const certificateTable: TableSpec = {
+  table: "certificate",
+  columns: {
+    id: "text",
+    identifierId: "text",
+    organisationId: "text",
+    name: "text",
+    chain: "text",
+    fingerprint: "text",
+    state: "text",
+    roles: "json",
+    keyId: "text",
+    expiryDate: "date",
+    createdDate: "date",
+    lastModified: "date",
+  },
+  unique: [{ name: "certificate_pkey", columns: ["id"], code: "BR_0357" }],
+};
+
+export const historyTable: TableSpec = {
+  table: "history",
+  columns: {
+    id: "text",
+    createdDate: "date",
+    action: "text",
+    name: "text",
+    entityId: "text",
+    entityType: "text",
+    organisationId: "text",
+    source: "text",
+    target: "text",
+    user: "text",
+    actor: "text",
+    metadata: "json",
+  },
+  unique: [{ name: "history_pkey", columns: ["id"], code: "BR_0357" }],
+};
+
+export const ALL_TABLES: readonly TableSpec[] = [
+  organisationTable,
+  keyTable,
+  didTable,
+  identifierTable,
+  certificateTable,
+  historyTable,
+];

@@ -1,0 +1,361 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Did } from "../../src/domain/did.js";
+import type { Identifier } from "../../src/domain/identifier.js";
+import type { Key } from "../../src/domain/key.js";
+import type { Organisation } from "../../src/domain/organisation.js";
+import { CredkitError } from "../../src/errors/credkit-error.js";
+import type { Storage } from "../../src/ports/storage.js";
+import { STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
+
+const at = (iso: string) => new Date(iso);
+
+function organisation(name: string, created = "2025-01-01T00:00:00.000Z"): Organisation {
+  return { id: randomUUID(), name, createdDate: at(created), lastModified: at(created) };
+}
+
+function key(organisationId: string, name: string, created = "2025-01-01T00:00:00.000Z", keyType = "EDDSA"): Key {
+  return {
+    id: randomUUID(),
+    organisationId,
+    name,
+    keyType,
+    storageType: "INTERNAL",
+    publicKey: new Uint8Array([1, 2, 3, 255]),
+    keyReference: new Uint8Array(64).fill(7),
+    isRemote: false,
+    createdDate: at(created),
+    lastModified: at(created),
+  };
+}
+
+async function expectCode(promise: Promise<unknown>, code: string) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CredkitError);
+  expect((error as CredkitError).code).toBe(code);
+}
+
+for (const adapter of STORAGE_ADAPTERS) {
+  describe.runIf(adapter.available)(`storage contract: ${adapter.name}`, () => {
+    let fixture: StorageFixture;
+    let storage: Storage;
+    let org: Organisation;
+
+    beforeAll(async () => {
+      fixture = await adapter.open();
+      storage = fixture.storage;
+      org = organisation("Contract Org");
+      await storage.organisations.insert(org);
+    });
+    afterAll(async () => {
+      await fixture?.dispose();
+    });
+
+    it("round-trips an entity with every column type, leaving absent optionals out", async () => {
+      const k = key(org.id, "roundtrip");
+      await storage.keys.insert(k);
+      const loaded = await storage.keys.get(k.id);
+      expect(loaded).toEqual(k);
+      expect(loaded?.publicKey).toBeInstanceOf(Uint8Array);
+      const o = await storage.organisations.get(org.id);
+      expect(o).toEqual(org);
+      expect(o && "deactivatedAt" in o).toBe(false);
+      expect(await storage.keys.get(randomUUID())).toBeUndefined();
+    });
+
+    it("keeps child collections in order and replaces them on update", async () => {
+      const [a, b] = [key(org.id, "did-a"), key(org.id, "did-b")];
+      await storage.keys.insert(a);
+      await storage.keys.insert(b);
+      const did: Did = {
+        id: randomUUID(),
+        organisationId: org.id,
+        name: "did one",
+        did: `did:key:z${randomUUID()}`,
+        type: "LOCAL",
+        method: "KEY",
+        deactivated: false,
+        keys: [
+          { role: "AUTHENTICATION", keyId: a.id, reference: "key-0" },
+          { role: "ASSERTION_METHOD", keyId: b.id, reference: "key-1" },
+          { role: "KEY_AGREEMENT", keyId: a.id, reference: "key-0" },
+        ],
+        createdDate: at("2025-01-02T00:00:00.000Z"),
+        lastModified: at("2025-01-02T00:00:00.000Z"),
+      };
+      await storage.dids.insert(did);
+      expect(await storage.dids.get(did.id)).toEqual(did);
+      expect(await storage.dids.update(did.id, { keys: [did.keys[1]!], deactivated: true })).toBe(true);
+      const updated = await storage.dids.get(did.id);
+      expect(updated?.keys).toEqual([did.keys[1]]);
+      expect(updated?.deactivated).toBe(true);
+      expect(await storage.dids.delete(did.id)).toBe(true);
+      expect(await storage.dids.get(did.id)).toBeUndefined();
+    });
+
+    it("maps uniqueness violations to the BR code of the rule and writes nothing", async () => {
+      const first = key(org.id, "unique-name");
+      await storage.keys.insert(first);
+      await expectCode(storage.keys.insert(key(org.id, "unique-name")), "BR_0066");
+      await expectCode(storage.keys.insert({ ...key(org.id, "other"), id: first.id }), "BR_0066");
+      await expectCode(storage.organisations.insert({ ...organisation("dup"), id: org.id }), "BR_0023");
+      expect(await storage.keys.count({ op: "eq", column: "name", value: "unique-name" })).toBe(1);
+      // the same name in another organisation is fine
+      const other = organisation("Other Org");
+      await storage.organisations.insert(other);
+      await storage.keys.insert(key(other.id, "unique-name"));
+      // renaming into a clash fails too
+      const renamed = key(org.id, "to-rename");
+      await storage.keys.insert(renamed);
+      await expectCode(storage.keys.update(renamed.id, { name: "unique-name" }), "BR_0066");
+      expect((await storage.keys.get(renamed.id))?.name).toBe("to-rename");
+    });
+
+    it("enforces partial uniqueness only among rows that are not soft-deleted", async () => {
+      const make = (): Identifier => ({
+        id: randomUUID(),
+        organisationId: org.id,
+        name: "same identifier",
+        type: "KEY",
+        state: "ACTIVE",
+        isRemote: false,
+        trustInformation: { nested: [1, "two"] },
+        createdDate: at("2025-01-01T00:00:00.000Z"),
+        lastModified: at("2025-01-01T00:00:00.000Z"),
+      });
+      const first = make();
+      await storage.identifiers.insert(first);
+      expect((await storage.identifiers.get(first.id))?.trustInformation).toEqual({ nested: [1, "two"] });
+      await expectCode(storage.identifiers.insert(make()), "BR_0240");
+      await storage.identifiers.update(first.id, { deletedAt: at("2025-02-01T00:00:00.000Z") });
+      await storage.identifiers.insert(make());
+    });
+
+    it("filters, sorts and pages in the adapter", async () => {
+      const tenant = organisation("Paging Org");
+      await storage.organisations.insert(tenant);
+      const names = ["Alpha", "alpine", "Beta", "gamma", "ALPS_1", "alps%2", "delta"];
+      const keys = names.map((n, i) =>
+        key(tenant.id, n, `2025-03-0${i + 1}T00:00:00.000Z`, i % 2 === 0 ? "EDDSA" : "ECDSA"),
+      );
+      for (const k of keys) await storage.keys.insert(k);
+      const inTenant = { op: "eq", column: "organisationId", value: tenant.id } as const;
+
+      const page0 = await storage.keys.list({ where: inTenant, page: 0, pageSize: 3 });
+      expect(page0.totalItems).toBe(7);
+      expect(page0.totalPages).toBe(3);
+      expect(page0.values.map((k) => k.name)).toEqual(["delta", "alps%2", "ALPS_1"]);
+      const page2 = await storage.keys.list({ where: inTenant, page: 2, pageSize: 3 });
+      expect(page2.values.map((k) => k.name)).toEqual(["Alpha"]);
+
+      const prefix = await storage.keys.list({
+        where: { op: "and", conditions: [inTenant, { op: "startsWith", column: "name", value: "alp" }] },
+        orderBy: [{ column: "name", direction: "ASC" }],
+        page: 0,
+        pageSize: 10,
+      });
+      expect(prefix.values.map((k) => k.name)).toEqual(["ALPS_1", "Alpha", "alpine", "alps%2"]);
+
+      // LIKE wildcards in user input are literal
+      const literal = await storage.keys.findMany({
+        op: "and",
+        conditions: [inTenant, { op: "startsWith", column: "name", value: "alps%" }],
+      });
+      expect(literal.map((k) => k.name)).toEqual(["alps%2"]);
+      const underscore = await storage.keys.findMany({
+        op: "and",
+        conditions: [inTenant, { op: "contains", column: "name", value: "_" }],
+      });
+      expect(underscore.map((k) => k.name)).toEqual(["ALPS_1"]);
+
+      const exact = await storage.keys.findMany({
+        op: "and",
+        conditions: [inTenant, { op: "equalsIgnoreCase", column: "name", value: "alpha" }],
+      });
+      expect(exact.map((k) => k.name)).toEqual(["Alpha"]);
+
+      const typed = await storage.keys.count({
+        op: "and",
+        conditions: [inTenant, { op: "in", column: "keyType", values: ["ECDSA"] }],
+      });
+      expect(typed).toBe(3);
+
+      const range = await storage.keys.findMany(
+        {
+          op: "and",
+          conditions: [
+            inTenant,
+            { op: "gte", column: "createdDate", value: at("2025-03-02T00:00:00.000Z") },
+            { op: "lt", column: "createdDate", value: at("2025-03-04T00:00:00.000Z") },
+          ],
+        },
+        { orderBy: [{ column: "createdDate", direction: "ASC" }] },
+      );
+      expect(range.map((k) => k.name)).toEqual(["alpine", "Beta"]);
+
+      const sortedDesc = await storage.keys.findMany(inTenant, {
+        orderBy: [
+          { column: "keyType", direction: "DESC" },
+          { column: "name", direction: "ASC" },
+        ],
+      });
+      expect(sortedDesc.map((k) => k.name)).toEqual(["ALPS_1", "Alpha", "Beta", "delta", "alpine", "alps%2", "gamma"]);
+
+      const none = await storage.keys.list({
+        where: { op: "and", conditions: [inTenant, { op: "in", column: "id", values: [] }] },
+        page: 0,
+        pageSize: 5,
+      });
+      expect(none).toEqual({ values: [], totalItems: 0, totalPages: 0 });
+    });
+
+    it("filters through related tables with exists", async () => {
+      const tenant = organisation("Exists Org");
+      await storage.organisations.insert(tenant);
+      const k = key(tenant.id, "exists-key");
+      await storage.keys.insert(k);
+      const did: Did = {
+        id: randomUUID(),
+        organisationId: tenant.id,
+        name: "exists did",
+        did: `did:web:example.com:${randomUUID()}`,
+        type: "LOCAL",
+        method: "WEB",
+        deactivated: false,
+        keys: [{ role: "ASSERTION_METHOD", keyId: k.id, reference: "key-0" }],
+        createdDate: at("2025-01-01T00:00:00.000Z"),
+        lastModified: at("2025-01-01T00:00:00.000Z"),
+      };
+      await storage.dids.insert(did);
+      const base = { organisationId: tenant.id, state: "ACTIVE" as const, isRemote: false };
+      const viaDid: Identifier = {
+        ...base,
+        id: randomUUID(),
+        name: "via did",
+        type: "DID",
+        didId: did.id,
+        createdDate: at("2025-01-01T00:00:00.000Z"),
+        lastModified: at("2025-01-01T00:00:00.000Z"),
+      };
+      const viaKey: Identifier = {
+        ...base,
+        id: randomUUID(),
+        name: "via key",
+        type: "KEY",
+        keyId: k.id,
+        createdDate: at("2025-01-02T00:00:00.000Z"),
+        lastModified: at("2025-01-02T00:00:00.000Z"),
+      };
+      await storage.identifiers.insert(viaDid);
+      await storage.identifiers.insert(viaKey);
+      const byMethod = await storage.identifiers.findMany({
+        op: "exists",
+        table: "did",
+        on: { id: "didId" },
+        where: { op: "in", column: "method", values: ["WEB"] },
+      });
+      expect(byMethod.map((i) => i.id)).toEqual([viaDid.id]);
+      const byRole = await storage.dids.findMany({
+        op: "exists",
+        table: "did_key",
+        on: { didId: "id" },
+        where: { op: "eq", column: "role", value: "ASSERTION_METHOD" },
+      });
+      expect(byRole.map((d) => d.id)).toContain(did.id);
+      const notWeb = await storage.identifiers.findMany({
+        op: "and",
+        conditions: [
+          { op: "eq", column: "organisationId", value: tenant.id },
+          { op: "not", condition: { op: "exists", table: "did", on: { id: "didId" }, where: { op: "eq", column: "method", value: "WEB" } } },
+        ],
+      });
+      expect(notWeb.map((i) => i.id)).toEqual([viaKey.id]);
+    });
+
+    it("rolls back every write of a failed transaction, and commits a successful one", async () => {
+      const before = await storage.organisations.count();
+      const boom = new Error("boom");
+      await expect(
+        storage.transaction(async (tx) => {
+          await tx.organisations.insert(organisation("tx-1"));
+          await tx.transaction(async (inner) => inner.organisations.insert(organisation("tx-2")));
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
+      expect(await storage.organisations.count()).toBe(before);
+
+      await expectCode(
+        storage.transaction(async (tx) => {
+          await tx.organisations.insert(organisation("tx-3"));
+          await tx.keys.insert(key(org.id, "tx-dup"));
+          await tx.keys.insert(key(org.id, "tx-dup"));
+        }),
+        "BR_0066",
+      );
+      expect(await storage.organisations.findOne({ op: "eq", column: "name", value: "tx-3" })).toBeUndefined();
+      expect(await storage.keys.count({ op: "eq", column: "name", value: "tx-dup" })).toBe(0);
+
+      const committed = await storage.transaction(async (tx) => {
+        const o = organisation("tx-ok");
+        await tx.organisations.insert(o);
+        await tx.organisations.update(o.id, { name: "tx-ok-renamed" });
+        return o.id;
+      });
+      expect((await storage.organisations.get(committed))?.name).toBe("tx-ok-renamed");
+    });
+
+    it("applies a conditional update only when its condition still holds", async () => {
+      const o = organisation("conditional");
+      await storage.organisations.insert(o);
+      const notDeactivated = { op: "isNull", column: "deactivatedAt" } as const;
+      expect(await storage.organisations.update(o.id, { deactivatedAt: at("2025-05-01T00:00:00.000Z") }, { where: notDeactivated })).toBe(true);
+      expect(await storage.organisations.update(o.id, { deactivatedAt: at("2025-06-01T00:00:00.000Z") }, { where: notDeactivated })).toBe(false);
+      expect((await storage.organisations.get(o.id))?.deactivatedAt).toEqual(at("2025-05-01T00:00:00.000Z"));
+      expect(await storage.organisations.update(o.id, { deactivatedAt: undefined })).toBe(true);
+      expect((await storage.organisations.get(o.id))?.deactivatedAt).toBeUndefined();
+      expect(await storage.organisations.update(randomUUID(), { name: "x" })).toBe(false);
+    });
+
+    it("updates and deletes many rows by condition", async () => {
+      const tenant = organisation("Bulk Org");
+      await storage.organisations.insert(tenant);
+      for (const n of ["b1", "b2", "b3"]) await storage.keys.insert(key(tenant.id, n));
+      const inTenant = { op: "eq", column: "organisationId", value: tenant.id } as const;
+      expect(await storage.keys.updateMany(inTenant, { isRemote: true })).toBe(3);
+      expect(await storage.keys.count({ op: "and", conditions: [inTenant, { op: "eq", column: "isRemote", value: true }] })).toBe(3);
+      expect(await storage.keys.deleteMany({ op: "and", conditions: [inTenant, { op: "ne", column: "name", value: "b2" }] })).toBe(2);
+      expect((await storage.keys.findMany(inTenant)).map((k) => k.name)).toEqual(["b2"]);
+    });
+
+    it("keeps uniqueness and single-use updates under concurrent writers", async () => {
+      const other = await fixture.openAnother();
+      const tenant = organisation("Concurrency Org");
+      await storage.organisations.insert(tenant);
+      const attempts = Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? storage : other).keys.insert(key(tenant.id, "race")).then(
+          () => "ok",
+          (e: CredkitError) => e.code,
+        ),
+      );
+      const outcomes = await Promise.all(attempts);
+      expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
+      expect(outcomes.filter((o) => o === "BR_0066")).toHaveLength(19);
+
+      const target = organisation("single-use");
+      await storage.organisations.insert(target);
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? storage : other).organisations.update(
+            target.id,
+            { deactivatedAt: at("2025-07-01T00:00:00.000Z") },
+            { where: { op: "isNull", column: "deactivatedAt" } },
+          ),
+        ),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    });
+  });
+}
