@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { type ConfigOverrides, loadConfig } from "./config/load-config.js";
+import { type PublicConfig, toPublicConfig } from "./config/public-view.js";
+import type { CredkitConfig } from "./config/schema.js";
+import type { EngineDeps } from "./engines/common/engine-deps.js";
+import { createHistoryService, type HistoryService } from "./engines/history/history-service.js";
+import { createDidService, type DidService } from "./engines/management/did-service.js";
+import { createIdentifierService, type IdentifierService } from "./engines/management/identifier-service.js";
+import { createKeyService, type KeyService } from "./engines/management/key-service.js";
+import { createOrganisationService, type OrganisationService } from "./engines/management/organisation-service.js";
+import { type Clock, systemClock } from "./ports/clock.js";
+import type { HttpClient } from "./ports/http-client.js";
+import type { Storage } from "./ports/storage.js";
+import { buildProviderRegistry } from "./providers/build-registry.js";
+import type { ProviderRegistry } from "./providers/registry.js";
+import { openStorage } from "./storage/open-storage.js";
+
+export interface CredkitOptions {
+  /** programmatic configuration, merged over the shipped defaults and `configFiles` (environment wins over it) */
+  config?: ConfigOverrides;
+  /** YAML/JSON configuration files, merged in order */
+  configFiles?: readonly string[];
+  /** source of `CREDKIT_…` overrides; default `process.env`, `false` ignores the environment */
+  env?: Record<string, string | undefined> | false;
+  /** development only: generate a missing INTERNAL key-storage encryption key instead of failing */
+  allowGeneratedSecrets?: boolean;
+  /** your storage; default: opened from `app.databaseUrl` (and closed by `close()`) */
+  storage?: Storage;
+  /** outbound HTTP; default global fetch */
+  fetch?: HttpClient;
+  clock?: Clock;
+}
+
+/** A running credkit: engine services over one storage and provider registry. */
+export interface Credkit {
+  readonly config: CredkitConfig;
+  readonly storage: Storage;
+  readonly providers: ProviderRegistry;
+  readonly organisations: OrganisationService;
+  readonly keys: KeyService;
+  readonly dids: DidService;
+  readonly identifiers: IdentifierService;
+  readonly history: HistoryService;
+  /** GET /api/config/v1: public params and capabilities, never private params */
+  publicConfig(): PublicConfig;
+  /** closes the storage when credkit opened it */
+  close(): Promise<void>;
+}
+
+/** Composition root: configuration → storage → providers → engines. */
+export async function createCredkit(options: CredkitOptions = {}): Promise<Credkit> {
+  const config = loadConfig({
+    files: options.configFiles ?? [],
+    ...(options.config !== undefined && { overrides: options.config }),
+    env: options.env === false ? {} : (options.env ?? process.env),
+    allowGeneratedSecrets: options.allowGeneratedSecrets === true,
+  });
+  const ownsStorage = options.storage === undefined;
+  const storage = options.storage ?? (await openStorage(config.app.databaseUrl));
+  const fetchImpl: HttpClient = options.fetch ?? ((input, init) => fetch(input, init));
+
+  let dids: DidService | undefined;
+  const providers = buildProviderRegistry(config, {
+    fetch: fetchImpl,
+    baseUrl: config.app.coreBaseUrl,
+    documentLoader: (did) => (dids ? dids.localDocument(did) : Promise.resolve(undefined)),
+  });
+  const deps: EngineDeps = {
+    storage,
+    providers,
+    clock: options.clock ?? systemClock,
+    fetch: fetchImpl,
+    newId: randomUUID,
+    baseUrl: config.app.coreBaseUrl,
+  };
+  dids = createDidService(deps);
+
+  return {
+    config,
+    storage,
+    providers,
+    organisations: createOrganisationService(deps),
+    keys: createKeyService(deps),
+    dids,
+    identifiers: createIdentifierService(deps, dids),
+    history: createHistoryService(deps),
+    publicConfig: () =>
+      toPublicConfig(config, (block, name) => {
+        if (block === "keyAlgorithm") return providers.keyAlgorithms.get(name)?.capabilities;
+        if (block === "keyStorage") return providers.keyStorages.get(name)?.capabilities;
+        if (block === "did") return providers.didMethods.get(name)?.capabilities;
+        return undefined;
+      }),
+    close: async () => {
+      if (ownsStorage) await storage.close();
+    },
+  };
+}
