@@ -3,6 +3,7 @@ import { type ConfigOverrides, loadConfig } from "./config/load-config.js";
 import { type PublicConfig, toPublicConfig } from "./config/public-view.js";
 import type { CredkitConfig } from "./config/schema.js";
 import type { EngineDeps } from "./engines/common/engine-deps.js";
+import { type CredkitHttp, createHttpApp } from "./http/app.js";
 import { createHistoryService, type HistoryService } from "./engines/history/history-service.js";
 import { createDidService, type DidService } from "./engines/management/did-service.js";
 import { createIdentifierService, type IdentifierService } from "./engines/management/identifier-service.js";
@@ -41,6 +42,10 @@ export interface Credkit {
   readonly dids: DidService;
   readonly identifiers: IdentifierService;
   readonly history: HistoryService;
+  /** outbound HTTP client every engine uses */
+  readonly fetch: HttpClient;
+  /** the HTTP surface (/api, /ssi, /.well-known, system endpoints), built on first use */
+  readonly http: CredkitHttp;
   /** GET /api/config/v1: public params and capabilities, never private params */
   publicConfig(): PublicConfig;
   /** closes the storage when credkit opened it */
@@ -75,9 +80,15 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
   };
   dids = createDidService(deps);
 
-  return {
+  let http: CredkitHttp | undefined;
+  const kit: Credkit = {
     config,
     storage,
+    fetch: fetchImpl,
+    get http() {
+      http ??= createHttpApp(kit);
+      return http;
+    },
     providers,
     organisations: createOrganisationService(deps),
     keys: createKeyService(deps),
@@ -92,7 +103,9 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
         return undefined;
       }),
     close: async () => {
+      http?.close();
       if (ownsStorage) await storage.close();
     },
   };
+  return kit;
 }

@@ -1,11 +1,12 @@
 import type { CredkitConfig } from "../config/schema.js";
+import { KEY_ALGORITHM_TYPES } from "../domain/enums.js";
 import { CredkitError } from "../errors/credkit-error.js";
 import type { DidMethod } from "../ports/did-method.js";
 import type { HttpClient } from "../ports/http-client.js";
 import type { KeyStorage } from "../ports/key-storage.js";
 import { createJwkDidMethod } from "./did/jwk.js";
 import { createKeyDidMethod } from "./did/key.js";
-import { type DidDocumentLoader, createWebDidMethod } from "./did/web.js";
+import { createWebDidMethod, type DidDocumentLoader } from "./did/web.js";
 import { createKeyAlgorithms } from "./key-algorithm/index.js";
 import { createInternalKeyStorage } from "./key-storage/internal.js";
 import type { ProviderRegistry } from "./registry.js";
@@ -23,7 +24,12 @@ function enabled<T extends { enabled: boolean }>(block: Record<string, T>): [str
 
 /** Builds every enabled provider of the configuration, once, at start-up. */
 export function buildProviderRegistry(config: CredkitConfig, environment: RegistryEnvironment): ProviderRegistry {
-  const keyAlgorithms = createKeyAlgorithms(enabled(config.keyAlgorithm).map(([type]) => type));
+  // only the algorithms this build implements; other configured types (BBS_PLUS) are not offered
+  const keyAlgorithms = createKeyAlgorithms(
+    enabled(config.keyAlgorithm)
+      .map(([type]) => type)
+      .filter((type) => (KEY_ALGORITHM_TYPES as readonly string[]).includes(type)),
+  );
 
   const keyStorages = new Map<string, KeyStorage>();
   for (const [name, entry] of enabled(config.keyStorage)) {

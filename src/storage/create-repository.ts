@@ -10,7 +10,11 @@ function and(a: Condition, b?: Condition): Condition {
   return b ? { op: "and", conditions: [a, b] } : a;
 }
 
-function encodeRow(columns: Readonly<Record<string, string>>, source: Record<string, unknown>, onlyPresent: boolean): Row {
+function encodeRow(
+  columns: Readonly<Record<string, string>>,
+  source: Record<string, unknown>,
+  onlyPresent: boolean,
+): Row {
   const row: Row = {};
   for (const [column, type] of Object.entries(columns)) {
     if (onlyPresent && !Object.hasOwn(source, column)) continue;
@@ -54,14 +58,17 @@ export function createRepository<T extends { id: string }>(driver: TableDriver, 
         ],
       });
       for (const row of rows) {
-        (index.get(row[child.parentColumn] as string)?.[field] as unknown[]).push(decodeRow(child.columns, row));
+        const parent = index.get(row[child.parentColumn] as string);
+        if (parent) (parent[field] as unknown[]).push(decodeRow(child.columns, row));
       }
     }
     return entities;
   }
 
   async function select(where: Condition | undefined, orderBy: readonly OrderBy[], limit?: number, offset?: number) {
-    const ordering = orderBy.some((o) => o.column === "id") ? orderBy : [...orderBy, { column: "id", direction: "ASC" as const }];
+    const ordering = orderBy.some((o) => o.column === "id")
+      ? orderBy
+      : [...orderBy, { column: "id", direction: "ASC" as const }];
     const rows = await driver.select(spec.table, { where, orderBy: ordering, limit, offset });
     return attachChildren(rows.map((row) => decodeRow<T>(spec.columns, row)));
   }
@@ -105,7 +112,8 @@ export function createRepository<T extends { id: string }>(driver: TableDriver, 
       delete row.id;
       return inTransaction(async (d) => {
         const where = and(byId(id), options?.where);
-        const changed = Object.keys(row).length > 0 ? await d.update(spec.table, where, row) : await d.count(spec.table, where);
+        const changed =
+          Object.keys(row).length > 0 ? await d.update(spec.table, where, row) : await d.count(spec.table, where);
         if (changed === 0) return false;
         await replaceChildren(d, children, id, values);
         return true;
@@ -120,7 +128,8 @@ export function createRepository<T extends { id: string }>(driver: TableDriver, 
       return inTransaction(async (d) => {
         const removed = await d.delete(spec.table, and(byId(id), options?.where));
         if (removed > 0) {
-          for (const [, child] of children) await d.delete(child.table, { op: "eq", column: child.parentColumn, value: id });
+          for (const [, child] of children)
+            await d.delete(child.table, { op: "eq", column: child.parentColumn, value: id });
         }
         return removed > 0;
       });
@@ -130,7 +139,11 @@ export function createRepository<T extends { id: string }>(driver: TableDriver, 
       return driver.transaction(async (d) => {
         const doomed = await d.select(spec.table, { where });
         for (const [, child] of children) {
-          await d.delete(child.table, { op: "in", column: child.parentColumn, values: doomed.map((r) => r.id as string) });
+          await d.delete(child.table, {
+            op: "in",
+            column: child.parentColumn,
+            values: doomed.map((r) => r.id as string),
+          });
         }
         return d.delete(spec.table, where);
       });

@@ -17,7 +17,10 @@ export function resolveTargetOrganisation(context: CallContext, requested: strin
 }
 
 /** Loads the organisation new work goes to: it must exist (BR_0022) and be active (BR_0241). */
-export async function requireActiveOrganisation(storage: StorageRepositories, organisationId: string): Promise<Organisation> {
+export async function requireActiveOrganisation(
+  storage: StorageRepositories,
+  organisationId: string,
+): Promise<Organisation> {
   const organisation = await storage.organisations.get(organisationId);
   if (!organisation) throw new CredkitError("BR_0022", `organisation ${organisationId} not found`);
   if (organisation.deactivatedAt !== undefined) {

@@ -6,6 +6,7 @@ const uuid = z.uuid();
 
 /** An entity id argument; a malformed id cannot exist, so it is "not found" (the code of the entity's kind). */
 export function parseId(id: string, notFound: ErrorCode): string {
-  if (typeof id !== "string" || !uuid.safeParse(id).success) throw new CredkitError(notFound, `${String(id)} not found`);
+  if (typeof id !== "string" || !uuid.safeParse(id).success)
+    throw new CredkitError(notFound, `${String(id)} not found`);
   return id;
 }

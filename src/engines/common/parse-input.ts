@@ -1,4 +1,4 @@
-import { type ZodError, type z } from "zod";
+import type { ZodError, z } from "zod";
 import { CredkitError } from "../../errors/credkit-error.js";
 
 /** Readable one-line summary of a zod failure: `keyType: expected string; foo: unknown field`. */

@@ -12,7 +12,13 @@ import { parseInput } from "../common/parse-input.js";
 import { buildListQuery, inFilter, listInputSchema } from "../list/list-input.js";
 import { type HistoryDetailDto, type HistoryListItemDto, toHistoryDetail, toHistoryListItem } from "./history-dto.js";
 
-export const HISTORY_SEARCH_TYPES = ["CLAIM_NAME", "CLAIM_VALUE", "CREDENTIAL_SCHEMA_NAME", "ENTITY_NAME", "USER"] as const;
+export const HISTORY_SEARCH_TYPES = [
+  "CLAIM_NAME",
+  "CLAIM_VALUE",
+  "CREDENTIAL_SCHEMA_NAME",
+  "ENTITY_NAME",
+  "USER",
+] as const;
 
 /** GET /api/history/v1 query (reference §3.9) */
 export const listHistoryInputSchema = listInputSchema({
@@ -80,13 +86,19 @@ export function createHistoryService(deps: EngineDeps): HistoryService {
       } else if (!input.showSystemHistory) {
         scope = { op: "eq", column: "organisationId", value: resolveTargetOrganisation(context, undefined) };
       }
-      const related = [input.identifierId, input.credentialId, input.proofId, input.credentialSchemaId, input.proofSchemaId].filter(
-        (id): id is string => id !== undefined,
-      );
+      const related = [
+        input.identifierId,
+        input.credentialId,
+        input.proofId,
+        input.credentialSchemaId,
+        input.proofSchemaId,
+      ].filter((id): id is string => id !== undefined);
       const search = input.searchText;
       const searchColumns = !search
         ? []
-        : (input.searchType ?? HISTORY_SEARCH_TYPES).flatMap((t) => (t === "USER" ? ["user"] : t === "ENTITY_NAME" || t === "CREDENTIAL_SCHEMA_NAME" ? ["name"] : []));
+        : (input.searchType ?? HISTORY_SEARCH_TYPES).flatMap((t) =>
+            t === "USER" ? ["user"] : t === "ENTITY_NAME" || t === "CREDENTIAL_SCHEMA_NAME" ? ["name"] : [],
+          );
       const page = await storage.history.list(
         buildListQuery(input, {
           sortColumns: {},
@@ -98,7 +110,14 @@ export function createHistoryService(deps: EngineDeps): HistoryService {
             inFilter("user", input.users),
             inFilter("source", input.sources),
             search
-              ? { op: "or", conditions: [...new Set(searchColumns)].map((column) => ({ op: "contains" as const, column, value: search })) }
+              ? {
+                  op: "or",
+                  conditions: [...new Set(searchColumns)].map((column) => ({
+                    op: "contains" as const,
+                    column,
+                    value: search,
+                  })),
+                }
               : undefined,
           ],
         }),
@@ -114,7 +133,9 @@ export function createHistoryService(deps: EngineDeps): HistoryService {
     async create(rawInput, context = UNSCOPED) {
       const input = parseInput(createHistoryInputSchema, rawInput);
       const organisationId =
-        context.organisationId !== undefined ? resolveTargetOrganisation(context, input.organisationId) : input.organisationId;
+        context.organisationId !== undefined
+          ? resolveTargetOrganisation(context, input.organisationId)
+          : input.organisationId;
       const event: HistoryEvent = {
         id: deps.newId(),
         createdDate: deps.clock.now(),

@@ -47,11 +47,14 @@ export interface ListInputBase {
 }
 
 /** Condition for a text filter: case-insensitive prefix, or case-insensitive equality when listed in exact[]. */
-export function textFilter(column: string, value: string | undefined, exact: readonly string[] | undefined, exactName = column): Condition | undefined {
+export function textFilter(
+  column: string,
+  value: string | undefined,
+  exact: readonly string[] | undefined,
+  exactName = column,
+): Condition | undefined {
   if (value === undefined) return undefined;
-  return exact?.includes(exactName)
-    ? { op: "equalsIgnoreCase", column, value }
-    : { op: "startsWith", column, value };
+  return exact?.includes(exactName) ? { op: "equalsIgnoreCase", column, value } : { op: "startsWith", column, value };
 }
 
 export function dateRange(column: string, after: Date | undefined, before: Date | undefined): Condition[] {
@@ -75,7 +78,11 @@ export function allOf(...conditions: (Condition | undefined)[]): Condition {
  */
 export function buildListQuery(
   input: ListInputBase,
-  options: { sortColumns: Readonly<Record<string, string>>; conditions: (Condition | undefined)[]; nameColumn?: string | false },
+  options: {
+    sortColumns: Readonly<Record<string, string>>;
+    conditions: (Condition | undefined)[];
+    nameColumn?: string | false;
+  },
 ): ListQuery {
   const orderBy: OrderBy[] = input.sort
     ? [{ column: options.sortColumns[input.sort] ?? input.sort, direction: input.sortDirection ?? "ASC" }]

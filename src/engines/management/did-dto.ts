@@ -43,10 +43,9 @@ export function toDidListItem(did: Did): DidListItemDto {
 }
 
 export function toDidDetail(did: Did, keys: ReadonlyMap<string, Key>): DidDetailDto {
-  const grouped = Object.fromEntries(Object.keys(DID_KEY_FIELDS).map((field) => [field, [] as KeyListItemDto[]])) as Record<
-    DidKeyField,
-    KeyListItemDto[]
-  >;
+  const grouped = Object.fromEntries(
+    Object.keys(DID_KEY_FIELDS).map((field) => [field, [] as KeyListItemDto[]]),
+  ) as Record<DidKeyField, KeyListItemDto[]>;
   for (const [field, role] of Object.entries(DID_KEY_FIELDS) as [DidKeyField, DidKeyRole][]) {
     for (const entry of did.keys) {
       const key = keys.get(entry.keyId);

@@ -14,7 +14,14 @@ import { parseId } from "../common/parse-id.js";
 import { parseInput } from "../common/parse-input.js";
 import { recordHistory } from "../history/record-history.js";
 import { buildListQuery, inFilter, listInputSchema, textFilter } from "../list/list-input.js";
-import { DID_KEY_FIELDS, type DidDetailDto, type DidKeyField, type DidListItemDto, toDidDetail, toDidListItem } from "./did-dto.js";
+import {
+  DID_KEY_FIELDS,
+  type DidDetailDto,
+  type DidKeyField,
+  type DidListItemDto,
+  toDidDetail,
+  toDidListItem,
+} from "./did-dto.js";
 
 const keyIds = z.array(z.uuid());
 /** `keys` of a DID create: all five role arrays (reference §3.3) */
@@ -48,7 +55,14 @@ export type CreateDidInput = z.input<typeof createDidInputSchema>;
 export const updateDidInputSchema = z.object({ deactivated: z.boolean().optional() }).strict();
 export type UpdateDidInput = z.input<typeof updateDidInputSchema>;
 
-const DID_KEY_ROLES_INPUT = ["AUTHENTICATION", "ASSERTION_METHOD", "KEY_AGREEMENT", "CAPABILITY_INVOCATION", "CAPABILITY_DELEGATION", "UPDATE_KEY"] as const;
+const DID_KEY_ROLES_INPUT = [
+  "AUTHENTICATION",
+  "ASSERTION_METHOD",
+  "KEY_AGREEMENT",
+  "CAPABILITY_INVOCATION",
+  "CAPABILITY_DELEGATION",
+  "UPDATE_KEY",
+] as const;
 
 export const listDidsInputSchema = listInputSchema({
   sort: ["name", "createdDate", "method", "type", "did", "deactivated"],
@@ -109,7 +123,13 @@ export function createDidService(deps: EngineDeps): DidService {
     for (const entry of did.keys) {
       const key = keys.get(entry.keyId);
       if (!key) continue;
-      (byRole[entry.role] ??= []).push({ keyId: key.id, keyType: key.keyType as KeyAlgorithmType, publicKey: key.publicKey });
+      const list = byRole[entry.role] ?? [];
+      byRole[entry.role] = list;
+      list.push({
+        keyId: key.id,
+        keyType: key.keyType as KeyAlgorithmType,
+        publicKey: key.publicKey,
+      });
     }
     return byRole;
   }
@@ -151,7 +171,8 @@ export function createDidService(deps: EngineDeps): DidService {
     const created = await method.create(createInput);
     const didKeys: DidKey[] = [];
     for (const [role, entries] of Object.entries(byRole) as [DidKeyRole, DidCreateKey[]][]) {
-      for (const entry of entries) didKeys.push({ role, keyId: entry.keyId, reference: created.references[entry.keyId] ?? "" });
+      for (const entry of entries)
+        didKeys.push({ role, keyId: entry.keyId, reference: created.references[entry.keyId] ?? "" });
     }
     const now = clock.now();
     const did: Did = {
@@ -167,7 +188,13 @@ export function createDidService(deps: EngineDeps): DidService {
       lastModified: now,
     };
     await tx.dids.insert(did);
-    await recordHistory(deps, tx, context, { action: "CREATED", entityType: "DID", entityId: id, name: did.name, organisationId });
+    await recordHistory(deps, tx, context, {
+      action: "CREATED",
+      entityType: "DID",
+      entityId: id,
+      name: did.name,
+      organisationId,
+    });
     return did;
   }
 
@@ -193,14 +220,23 @@ export function createDidService(deps: EngineDeps): DidService {
       const input = parseInput(listDidsInputSchema, rawInput);
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
       const keyConditions = [
-        inFilter("role", input.keyRoles?.filter((r) => r !== "UPDATE_KEY")),
+        inFilter(
+          "role",
+          input.keyRoles?.filter((r) => r !== "UPDATE_KEY"),
+        ),
         inFilter("keyId", input.keyIds),
         input.keyAlgorithms || input.keyStorages
           ? {
               op: "exists" as const,
               table: "key",
               on: { id: "keyId" },
-              where: { op: "and" as const, conditions: [inFilter("keyType", input.keyAlgorithms), inFilter("storageType", input.keyStorages)].filter((c) => c !== undefined) },
+              where: {
+                op: "and" as const,
+                conditions: [
+                  inFilter("keyType", input.keyAlgorithms),
+                  inFilter("storageType", input.keyStorages),
+                ].filter((c) => c !== undefined),
+              },
             }
           : undefined,
       ].filter((c) => c !== undefined);
@@ -236,7 +272,10 @@ export function createDidService(deps: EngineDeps): DidService {
       await storage.transaction(async (tx) => {
         await tx.dids.update(id, { deactivated: true, lastModified: now });
         // identifiers built on this DID follow it (reference §8: identifier ACTIVE/DEACTIVATED)
-        await tx.identifiers.updateMany({ op: "eq", column: "didId", value: id }, { state: "DEACTIVATED", lastModified: now });
+        await tx.identifiers.updateMany(
+          { op: "eq", column: "didId", value: id },
+          { state: "DEACTIVATED", lastModified: now },
+        );
         await recordHistory(deps, tx, context, {
           action: "DEACTIVATED",
           entityType: "DID",

@@ -14,7 +14,12 @@ import { recordHistory } from "../history/record-history.js";
 import { buildListQuery, inFilter, listInputSchema } from "../list/list-input.js";
 import type { DidService } from "./did-service.js";
 import { identifierDidInputSchema } from "./did-service.js";
-import { type IdentifierDetailDto, type IdentifierListItemDto, toIdentifierDetail, toIdentifierListItem } from "./identifier-dto.js";
+import {
+  type IdentifierDetailDto,
+  type IdentifierListItemDto,
+  toIdentifierDetail,
+  toIdentifierListItem,
+} from "./identifier-dto.js";
 
 /** POST /api/identifier/v1 (reference §3.3): exactly one of did / key / certificates (BR_0206). */
 export const createIdentifierInputSchema = z
@@ -87,7 +92,11 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
     async create(rawInput, context = UNSCOPED) {
       const input = parseInput(createIdentifierInputSchema, rawInput);
       const keyId = input.key?.keyId ?? input.keyId;
-      const variants = [input.did !== undefined, keyId !== undefined, input.certificates !== undefined || input.certificateAuthorities !== undefined];
+      const variants = [
+        input.did !== undefined,
+        keyId !== undefined,
+        input.certificates !== undefined || input.certificateAuthorities !== undefined,
+      ];
       if (variants.filter(Boolean).length !== 1 || (input.key && input.keyId)) {
         throw new CredkitError("BR_0206", "give exactly one of did, key or certificates");
       }
@@ -111,15 +120,27 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
         };
         let identifier: Identifier;
         if (input.did) {
-          const did = await dids.insertDid(tx, context, { ...input.did, name: input.did.name ?? input.name }, organisationId);
+          const did = await dids.insertDid(
+            tx,
+            context,
+            { ...input.did, name: input.did.name ?? input.name },
+            organisationId,
+          );
           identifier = { ...base, type: "DID", didId: did.id };
         } else {
           const key = await tx.keys.get(keyId!);
-          if (!key || key.organisationId !== organisationId) throw new CredkitError("BR_0037", `key ${keyId} not found`);
+          if (!key || key.organisationId !== organisationId)
+            throw new CredkitError("BR_0037", `key ${keyId} not found`);
           identifier = { ...base, type: "KEY", keyId: key.id };
         }
         await tx.identifiers.insert(identifier);
-        await recordHistory(deps, tx, context, { action: "CREATED", entityType: "IDENTIFIER", entityId: id, name: input.name, organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "CREATED",
+          entityType: "IDENTIFIER",
+          entityId: id,
+          name: input.name,
+          organisationId,
+        });
       });
       return { id };
     },
@@ -130,7 +151,9 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
       const key = identifier.keyId ? await storage.keys.get(identifier.keyId) : undefined;
       const keyIds = did ? [...new Set(did.keys.map((k) => k.keyId))] : [];
       const keys = new Map<string, Key>(
-        keyIds.length === 0 ? [] : (await storage.keys.findMany({ op: "in", column: "id", values: keyIds })).map((k) => [k.id, k]),
+        keyIds.length === 0
+          ? []
+          : (await storage.keys.findMany({ op: "in", column: "id", values: keyIds })).map((k) => [k.id, k]),
       );
       return toIdentifierDetail(identifier, { ...(did && { did }), ...(key && { key }), keys });
     },
@@ -150,10 +173,17 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
             inFilter("type", input.types),
             inFilter("state", input.states),
             input.isRemote === undefined ? undefined : { op: "eq", column: "isRemote", value: input.isRemote },
-            input.didMethods ? { op: "exists", table: "did", on: { id: "didId" }, where: inFilter("method", input.didMethods) } : undefined,
+            input.didMethods
+              ? { op: "exists", table: "did", on: { id: "didId" }, where: inFilter("method", input.didMethods) }
+              : undefined,
             keyFilters.length > 0 ? keyCondition({ op: "and", conditions: keyFilters }) : undefined,
             input.keyRoles
-              ? { op: "exists", table: "did_key", on: { didId: "didId" }, where: { op: "in", column: "role", values: input.keyRoles } }
+              ? {
+                  op: "exists",
+                  table: "did_key",
+                  on: { didId: "didId" },
+                  where: { op: "in", column: "role", values: input.keyRoles },
+                }
               : undefined,
           ],
         }),

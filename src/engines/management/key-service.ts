@@ -23,9 +23,7 @@ export const createKeyInputSchema = z
     keyParams: z.record(z.string(), z.unknown()),
     name: z.string().min(1).max(255),
     storageType: z.string().min(1),
-    storageParams: z
-      .object({ jwk: z.record(z.string(), z.unknown()).optional() })
-      .strict(),
+    storageParams: z.object({ jwk: z.record(z.string(), z.unknown()).optional() }).strict(),
   })
   .strict();
 export type CreateKeyInput = z.input<typeof createKeyInputSchema>;
@@ -96,7 +94,13 @@ export function createKeyService(deps: EngineDeps): KeyService {
       };
       await storage.transaction(async (tx) => {
         await tx.keys.insert(key);
-        await recordHistory(deps, tx, context, { action: "CREATED", entityType: "KEY", entityId: id, name: key.name, organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "CREATED",
+          entityType: "KEY",
+          entityId: id,
+          name: key.name,
+          organisationId,
+        });
       });
       return { id };
     },

@@ -13,7 +13,8 @@ export interface OrganisationDto {
 }
 
 export function toOrganisationDto(organisation: Organisation): OrganisationDto {
-  const { id, name, slug, createdDate, lastModified, deactivatedAt, walletProvider, walletProviderIssuer } = organisation;
+  const { id, name, slug, createdDate, lastModified, deactivatedAt, walletProvider, walletProviderIssuer } =
+    organisation;
   return {
     id,
     name,

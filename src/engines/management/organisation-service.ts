@@ -20,7 +20,11 @@ export const organisationSlugSchema = z
 
 /** POST /api/organisation/v1 (and /api/sts/organisation/v1 with slug) */
 export const createOrganisationInputSchema = z
-  .object({ id: z.uuid().optional(), name: z.string().min(1).max(255).optional(), slug: organisationSlugSchema.optional() })
+  .object({
+    id: z.uuid().optional(),
+    name: z.string().min(1).max(255).optional(),
+    slug: organisationSlugSchema.optional(),
+  })
   .strict();
 export type CreateOrganisationInput = z.input<typeof createOrganisationInputSchema>;
 
@@ -36,7 +40,11 @@ export const updateOrganisationInputSchema = z
   .strict();
 export type UpdateOrganisationInput = z.input<typeof updateOrganisationInputSchema>;
 
-export const listOrganisationsInputSchema = listInputSchema({ sort: ["name", "createdDate"], exact: ["name"], extra: {} });
+export const listOrganisationsInputSchema = listInputSchema({
+  sort: ["name", "createdDate"],
+  exact: ["name"],
+  extra: {},
+});
 export type ListOrganisationsInput = z.input<typeof listOrganisationsInputSchema>;
 
 export interface OrganisationService {
@@ -97,7 +105,11 @@ export function createOrganisationService(deps: EngineDeps): OrganisationService
       const page = await storage.organisations.list(
         buildListQuery(input, {
           sortColumns: {},
-          conditions: [context.organisationId === undefined ? undefined : { op: "eq", column: "id", value: context.organisationId }],
+          conditions: [
+            context.organisationId === undefined
+              ? undefined
+              : { op: "eq", column: "id", value: context.organisationId },
+          ],
         }),
       );
       return { ...page, values: page.values.map(toOrganisationDto) };
@@ -123,7 +135,8 @@ export function createOrganisationService(deps: EngineDeps): OrganisationService
           patch.deactivatedAt = input.deactivate ? (existing?.deactivatedAt ?? now) : undefined;
         }
         if (input.walletProvider !== undefined) patch.walletProvider = input.walletProvider ?? undefined;
-        if (input.walletProviderIssuer !== undefined) patch.walletProviderIssuer = input.walletProviderIssuer ?? undefined;
+        if (input.walletProviderIssuer !== undefined)
+          patch.walletProviderIssuer = input.walletProviderIssuer ?? undefined;
         if (!existing) {
           const created = { id, name: id, createdDate: now, lastModified: now, ...patch } as Organisation;
           for (const [field, value] of Object.entries(created)) {

@@ -57,7 +57,9 @@ export class MemoryDriver implements TableDriver {
   private matches(table: string, where: Condition | undefined): Row[] {
     const info = this.info(table);
     const source = (t: string) => this.rows(t);
-    return where ? this.rows(table).filter((row) => evaluateCondition(where, row, info, this.registry, source)) : [...this.rows(table)];
+    return where
+      ? this.rows(table).filter((row) => evaluateCondition(where, row, info, this.registry, source))
+      : [...this.rows(table)];
   }
 
   /** Runs a standalone operation under the lock, or directly when inside a transaction (which holds it). */
@@ -134,18 +136,19 @@ export class MemoryDriver implements TableDriver {
     return this.exclusive(() => {
       const rows = this.matches(table, where);
       const previous = rows.map((row) => ({ ...row }));
+      const restore = () => {
+        for (const [i, row] of rows.entries()) Object.assign(row, previous[i]);
+      };
       try {
-        rows.forEach((row, i) => {
-          const next = { ...row, ...values };
-          this.checkUnique(table, next, row);
+        for (const row of rows) {
+          this.checkUnique(table, { ...row, ...values }, row);
           Object.assign(row, values);
-          void i;
-        });
+        }
       } catch (error) {
-        rows.forEach((row, i) => Object.assign(row, previous[i]));
+        restore();
         throw error;
       }
-      this.undo?.push(() => rows.forEach((row, i) => Object.assign(row, previous[i])));
+      this.undo?.push(restore);
       return rows.length;
     });
   }
@@ -183,5 +186,3 @@ export class MemoryDriver implements TableDriver {
 
   async close(): Promise<void> {}
 }
-
-

@@ -44,7 +44,8 @@ export function compileCondition(
     }
     case "in":
     case "notIn": {
-      if (condition.values.length === 0) return condition.op === "in" ? sql<SqlBool>`1 = 0` : sql<SqlBool>`${column(condition.column)} is not null`;
+      if (condition.values.length === 0)
+        return condition.op === "in" ? sql<SqlBool>`1 = 0` : sql<SqlBool>`${column(condition.column)} is not null`;
       const values = sql.join(condition.values.map((v) => sql`${encode(info, condition.column, v)}`));
       return condition.op === "in"
         ? sql<SqlBool>`${column(condition.column)} in (${values})`
@@ -74,10 +75,10 @@ export function compileCondition(
       const related = tables.get(condition.table);
       if (!related) throw new Error(`unknown table ${condition.table}`);
       const inner = `t${depth + 1}`;
-      const joins = Object.entries(condition.on).map(
-        ([theirs, ours]) => sql`${ref(inner, theirs)} = ${column(ours)}`,
-      );
-      const filters = condition.where ? [sql`(${compileCondition(condition.where, related, tables, inner, depth + 1)})`] : [];
+      const joins = Object.entries(condition.on).map(([theirs, ours]) => sql`${ref(inner, theirs)} = ${column(ours)}`);
+      const filters = condition.where
+        ? [sql`(${compileCondition(condition.where, related, tables, inner, depth + 1)})`]
+        : [];
       return sql<SqlBool>`exists (select 1 from ${sql.table(condition.table)} as ${sql.raw(`"${inner}"`)} where ${sql.join([...joins, ...filters], sql.raw(" and "))})`;
     }
   }

@@ -1,3 +1,3 @@
-export { migrateToLatest, type MigrationReport } from "./migrate.js";
-export { postgresStorage, type PostgresStorageOptions } from "./postgres.js";
-export { sqliteStorage, type SqliteStorageOptions } from "./sqlite.js";
+export { type MigrationReport, migrateToLatest } from "./migrate.js";
+export { type PostgresStorageOptions, postgresStorage } from "./postgres.js";
+export { type SqliteStorageOptions, sqliteStorage } from "./sqlite.js";

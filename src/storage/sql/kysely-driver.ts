@@ -17,7 +17,10 @@ function constraintOf(error: unknown, dialect: SqlDialectName): { name?: string;
   const message = e.message ?? "";
   const index = /index '([^']+)'/.exec(message);
   if (index) return { name: index[1] };
-  const columns = /failed: (.+)$/.exec(message)?.[1]?.split(",").map((c) => c.trim().split(".").pop() ?? "");
+  const columns = /failed: (.+)$/
+    .exec(message)?.[1]
+    ?.split(",")
+    .map((c) => c.trim().split(".").pop() ?? "");
   return { columns };
 }
 
@@ -58,7 +61,10 @@ export class KyselyDriver implements TableDriver {
   async insert(table: string, rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
     try {
-      await this.db.insertInto(table).values(rows as Row[]).execute();
+      await this.db
+        .insertInto(table)
+        .values(rows as Row[])
+        .execute();
     } catch (error) {
       throw toUniqueError(error, this.info(table), this.kind);
     }
@@ -70,7 +76,9 @@ export class KyselyDriver implements TableDriver {
       if (this.info(table).columns[column] === undefined) throw new Error(`unknown column ${table}.${column}`);
       // NULL sorts as the smallest value in every adapter (SQLite's default, explicit for PostgreSQL)
       query = query.orderBy(
-        direction === "ASC" ? sql`${sql.ref(`${table}.${column}`)} asc nulls first` : sql`${sql.ref(`${table}.${column}`)} desc nulls last`,
+        direction === "ASC"
+          ? sql`${sql.ref(`${table}.${column}`)} asc nulls first`
+          : sql`${sql.ref(`${table}.${column}`)} desc nulls last`,
       );
     }
     if (options.limit !== undefined) query = query.limit(options.limit);

@@ -14,6 +14,9 @@ export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialectName):
   for (const step of MIGRATIONS) migrations[step.name] = { up: (trx) => step.up(trx, dialect) };
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw new CredkitError("BR_0054", `migration failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+  if (error)
+    throw new CredkitError("BR_0054", `migration failed: ${(error as Error).message ?? String(error)}`, {
+      cause: error,
+    });
   return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
 }

@@ -20,7 +20,9 @@ const INT8_OID = 20;
 function parseTypes(): pg.CustomTypesConfig {
   return {
     getTypeParser: ((oid: number, format?: string) =>
-      oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
+      oid === INT8_OID
+        ? (value: string) => Number(value)
+        : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
   };
 }
 
@@ -28,7 +30,10 @@ function parseTypes(): pg.CustomTypesConfig {
  * Production storage on PostgreSQL. Several stateless credkit processes can share one database. Pass a connection
  * URL (credkit owns and closes the pool) or your own pg.Pool (you close it).
  */
-export async function postgresStorage(connection: string | pg.Pool, options: PostgresStorageOptions = {}): Promise<Storage> {
+export async function postgresStorage(
+  connection: string | pg.Pool,
+  options: PostgresStorageOptions = {},
+): Promise<Storage> {
   const ownsPool = typeof connection === "string";
   const pool =
     typeof connection === "string"

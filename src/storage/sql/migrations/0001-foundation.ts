@@ -1,5 +1,12 @@
 import type { Kysely } from "kysely";
-import { certificateTable, didTable, historyTable, identifierTable, keyTable, organisationTable } from "../../tables.js";
+import {
+  certificateTable,
+  didTable,
+  historyTable,
+  identifierTable,
+  keyTable,
+  organisationTable,
+} from "../../tables.js";
 import type { SqlDialectName } from "../kysely-driver.js";
 import { createIndex, createTableFromSpec } from "./create-table-from-spec.js";
 

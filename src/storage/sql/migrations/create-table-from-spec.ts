@@ -37,9 +37,18 @@ export async function createTableFromSpec(db: AnyDb, dialect: SqlDialectName, sp
 
   for (const unique of spec.unique ?? []) {
     if (unique === primary) continue;
-    let index = db.schema.createIndex(unique.name).unique().on(spec.table).columns(unique.columns as string[]);
+    let index = db.schema
+      .createIndex(unique.name)
+      .unique()
+      .on(spec.table)
+      .columns(unique.columns as string[]);
     if (unique.whereNull && unique.whereNull.length > 0) {
-      index = index.where(sql<SqlBool>`${sql.join(unique.whereNull.map((c) => sql`${sql.ref(c)} is null`), sql` and `)}`);
+      index = index.where(
+        sql<SqlBool>`${sql.join(
+          unique.whereNull.map((c) => sql`${sql.ref(c)} is null`),
+          sql` and `,
+        )}`,
+      );
     }
     await index.execute();
   }
@@ -51,12 +60,17 @@ export async function createTableFromSpec(db: AnyDb, dialect: SqlDialectName, sp
         c.notNull().references(`${spec.table}.id`).onDelete("cascade"),
       )
       .addColumn(CHILD_POSITION_COLUMN, sql`integer`, (c) => c.notNull());
-    for (const [column, type] of Object.entries(child.columns)) childTable = childTable.addColumn(column, sqlType(dialect, type));
+    for (const [column, type] of Object.entries(child.columns))
+      childTable = childTable.addColumn(column, sqlType(dialect, type));
     childTable = childTable.addPrimaryKeyConstraint(`${child.table}_pkey`, [child.parentColumn, CHILD_POSITION_COLUMN]);
     await childTable.execute();
   }
 }
 
 export async function createIndex(db: AnyDb, table: string, columns: string[]): Promise<void> {
-  await db.schema.createIndex(`${table}_${columns.join("_")}_idx`).on(table).columns(columns).execute();
+  await db.schema
+    .createIndex(`${table}_${columns.join("_")}_idx`)
+    .on(table)
+    .columns(columns)
+    .execute();
 }

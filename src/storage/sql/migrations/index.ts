@@ -6,4 +6,6 @@ import * as foundation from "./0001-foundation.js";
 type MigrationStep = (db: Kysely<any>, dialect: SqlDialectName) => Promise<void>;
 
 /** Versioned schema migrations, applied in order, each exactly once (tracked in kysely_migration). */
-export const MIGRATIONS: readonly { name: string; up: MigrationStep }[] = [{ name: "0001-foundation", up: foundation.up }];
+export const MIGRATIONS: readonly { name: string; up: MigrationStep }[] = [
+  { name: "0001-foundation", up: foundation.up },
+];

@@ -1,0 +1,17 @@
+import type { ApiRoute } from "../api-route.js";
+import { didRoutes } from "./did-routes.js";
+import { historyRoutes } from "./history-routes.js";
+import { identifierRoutes } from "./identifier-routes.js";
+import { keyRoutes } from "./key-routes.js";
+import { organisationRoutes } from "./organisation-routes.js";
+import { systemInfoRoutes } from "./system-info-routes.js";
+
+/** Every management route; the app mounts these and the OpenAPI document describes them. */
+export const API_ROUTES: readonly ApiRoute[] = [
+  ...organisationRoutes,
+  ...keyRoutes,
+  ...didRoutes,
+  ...identifierRoutes,
+  ...historyRoutes,
+  ...systemInfoRoutes,
+];
