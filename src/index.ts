@@ -1,27 +1,46 @@
 // credkit public API
-export { type Credkit, type CredkitOptions, createCredkit } from "./credkit.js";
+
 export * from "./config/index.js";
+export { type Credkit, type CredkitOptions, createCredkit } from "./credkit.js";
 export * from "./domain/index.js";
-export * from "./errors/index.js";
 export type { CallContext } from "./engines/common/call-context.js";
-export type { HistoryService, ListHistoryInput, CreateHistoryInput } from "./engines/history/history-service.js";
 export type { HistoryDetailDto, HistoryListItemDto } from "./engines/history/history-dto.js";
-export type { DidService, CreateDidInput, ListDidsInput, UpdateDidInput } from "./engines/management/did-service.js";
+export type { CreateHistoryInput, HistoryService, ListHistoryInput } from "./engines/history/history-service.js";
 export type { DidDetailDto, DidListItemDto } from "./engines/management/did-dto.js";
-export type { IdentifierService, CreateIdentifierInput, ListIdentifiersInput } from "./engines/management/identifier-service.js";
+export type { CreateDidInput, DidService, ListDidsInput, UpdateDidInput } from "./engines/management/did-service.js";
 export type { IdentifierDetailDto, IdentifierListItemDto } from "./engines/management/identifier-dto.js";
-export type { KeyService, CreateKeyInput, ListKeysInput } from "./engines/management/key-service.js";
+export type {
+  CreateIdentifierInput,
+  IdentifierService,
+  ListIdentifiersInput,
+} from "./engines/management/identifier-service.js";
 export type { KeyDetailDto, KeyListItemDto } from "./engines/management/key-dto.js";
-export type { OrganisationService, CreateOrganisationInput, UpdateOrganisationInput, ListOrganisationsInput } from "./engines/management/organisation-service.js";
+export type { CreateKeyInput, KeyService, ListKeysInput } from "./engines/management/key-service.js";
 export type { OrganisationDto } from "./engines/management/organisation-dto.js";
+export type {
+  CreateOrganisationInput,
+  ListOrganisationsInput,
+  OrganisationService,
+  UpdateOrganisationInput,
+} from "./engines/management/organisation-service.js";
+export * from "./errors/index.js";
 export type { Clock } from "./ports/clock.js";
 export type { DidMethod, DidMethodCapabilities } from "./ports/did-method.js";
 export type { HttpClient } from "./ports/http-client.js";
-export type { KeyAlgorithm, PublicJwk, PrivateJwk, CoseKey } from "./ports/key-algorithm.js";
+export type { CoseKey, KeyAlgorithm, PrivateJwk, PublicJwk } from "./ports/key-algorithm.js";
 export type { KeyStorage, KeyStorageCapabilities } from "./ports/key-storage.js";
-export type { Condition, ListQuery, OrderBy, Page, Repository, Scalar, Storage, StorageRepositories } from "./ports/storage.js";
-export { memoryStorage } from "./storage/memory/index.js";
-export { createStorage } from "./storage/create-storage.js";
-export type { TableDriver, Row, SelectOptions } from "./storage/table-driver.js";
-export { openStorage } from "./storage/open-storage.js";
+export type {
+  Condition,
+  ListQuery,
+  OrderBy,
+  Page,
+  Repository,
+  Scalar,
+  Storage,
+  StorageRepositories,
+} from "./ports/storage.js";
 export { computeJwkThumbprint } from "./providers/key-algorithm/jwk-thumbprint.js";
+export { createStorage } from "./storage/create-storage.js";
+export { memoryStorage } from "./storage/memory/index.js";
+export { openStorage } from "./storage/open-storage.js";
+export type { Row, SelectOptions, TableDriver } from "./storage/table-driver.js";

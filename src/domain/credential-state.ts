@@ -2,7 +2,16 @@ import { CredkitError } from "../errors/credkit-error.js";
 import type { CredentialState } from "./enums.js";
 
 /** Operations of reference §8 that move an issued credential between lifecycle states. */
-export type CredentialTransition = "share" | "offer" | "issue" | "fail" | "expire" | "revoke" | "suspend" | "reactivate" | "reject";
+export type CredentialTransition =
+  | "share"
+  | "offer"
+  | "issue"
+  | "fail"
+  | "expire"
+  | "revoke"
+  | "suspend"
+  | "reactivate"
+  | "reject";
 
 const ALLOWED: Record<CredentialTransition, { from: readonly CredentialState[]; to: CredentialState }> = {
   share: { from: ["CREATED", "PENDING", "INTERACTION_EXPIRED"], to: "PENDING" },
@@ -25,7 +34,10 @@ export function credentialStatesAllowing(transition: CredentialTransition): read
 export function transitionCredential(state: CredentialState, transition: CredentialTransition): CredentialState {
   const rule = ALLOWED[transition];
   if (!rule.from.includes(state)) {
-    throw new CredkitError(transition === "share" ? "BR_0002" : "BR_0366", `cannot ${transition} a credential in state ${state}`);
+    throw new CredkitError(
+      transition === "share" ? "BR_0002" : "BR_0366",
+      `cannot ${transition} a credential in state ${state}`,
+    );
   }
   return rule.to;
 }

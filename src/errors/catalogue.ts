@@ -285,7 +285,10 @@ export const ERROR_CATALOGUE = {
   BR_0405: [400, "Invalid task params"],
   BR_0406: [404, "Verifier instance not found"],
   BR_0407: [400, "Trust collections out of sync"],
-  BR_0408: [400, "Certificates on the same identifier must not be duplicates and must not have the same name and expiry"],
+  BR_0408: [
+    400,
+    "Certificates on the same identifier must not be duplicates and must not have the same name and expiry",
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

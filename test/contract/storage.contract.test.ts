@@ -269,7 +269,15 @@ for (const adapter of STORAGE_ADAPTERS) {
         op: "and",
         conditions: [
           { op: "eq", column: "organisationId", value: tenant.id },
-          { op: "not", condition: { op: "exists", table: "did", on: { id: "didId" }, where: { op: "eq", column: "method", value: "WEB" } } },
+          {
+            op: "not",
+            condition: {
+              op: "exists",
+              table: "did",
+              on: { id: "didId" },
+              where: { op: "eq", column: "method", value: "WEB" },
+            },
+          },
         ],
       });
       expect(notWeb.map((i) => i.id)).toEqual([viaKey.id]);
@@ -311,8 +319,20 @@ for (const adapter of STORAGE_ADAPTERS) {
       const o = organisation("conditional");
       await storage.organisations.insert(o);
       const notDeactivated = { op: "isNull", column: "deactivatedAt" } as const;
-      expect(await storage.organisations.update(o.id, { deactivatedAt: at("2025-05-01T00:00:00.000Z") }, { where: notDeactivated })).toBe(true);
-      expect(await storage.organisations.update(o.id, { deactivatedAt: at("2025-06-01T00:00:00.000Z") }, { where: notDeactivated })).toBe(false);
+      expect(
+        await storage.organisations.update(
+          o.id,
+          { deactivatedAt: at("2025-05-01T00:00:00.000Z") },
+          { where: notDeactivated },
+        ),
+      ).toBe(true);
+      expect(
+        await storage.organisations.update(
+          o.id,
+          { deactivatedAt: at("2025-06-01T00:00:00.000Z") },
+          { where: notDeactivated },
+        ),
+      ).toBe(false);
       expect((await storage.organisations.get(o.id))?.deactivatedAt).toEqual(at("2025-05-01T00:00:00.000Z"));
       expect(await storage.organisations.update(o.id, { deactivatedAt: undefined })).toBe(true);
       expect((await storage.organisations.get(o.id))?.deactivatedAt).toBeUndefined();
@@ -325,8 +345,12 @@ for (const adapter of STORAGE_ADAPTERS) {
       for (const n of ["b1", "b2", "b3"]) await storage.keys.insert(key(tenant.id, n));
       const inTenant = { op: "eq", column: "organisationId", value: tenant.id } as const;
       expect(await storage.keys.updateMany(inTenant, { isRemote: true })).toBe(3);
-      expect(await storage.keys.count({ op: "and", conditions: [inTenant, { op: "eq", column: "isRemote", value: true }] })).toBe(3);
-      expect(await storage.keys.deleteMany({ op: "and", conditions: [inTenant, { op: "ne", column: "name", value: "b2" }] })).toBe(2);
+      expect(
+        await storage.keys.count({ op: "and", conditions: [inTenant, { op: "eq", column: "isRemote", value: true }] }),
+      ).toBe(3);
+      expect(
+        await storage.keys.deleteMany({ op: "and", conditions: [inTenant, { op: "ne", column: "name", value: "b2" }] }),
+      ).toBe(2);
       expect((await storage.keys.findMany(inTenant)).map((k) => k.name)).toEqual(["b2"]);
     });
 

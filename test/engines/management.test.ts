@@ -1,4 +1,4 @@
-import { randomUUID, verify as nodeVerify, createPublicKey } from "node:crypto";
+import { createPublicKey, verify as nodeVerify, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,7 +75,16 @@ for (const adapter of ADAPTERS) {
         await kit.organisations.update(id, { deactivate: true });
         expect((await kit.organisations.get(id)).deactivatedAt).toBeInstanceOf(Date);
         expect(
-          await codeOf(kit.keys.create({ organisationId: id, keyType: "EDDSA", keyParams: {}, name: "k", storageType: "INTERNAL", storageParams: {} })),
+          await codeOf(
+            kit.keys.create({
+              organisationId: id,
+              keyType: "EDDSA",
+              keyParams: {},
+              name: "k",
+              storageType: "INTERNAL",
+              storageParams: {},
+            }),
+          ),
         ).toBe("BR_0241");
         await kit.organisations.update(id, { deactivate: false });
         expect((await kit.organisations.get(id)).deactivatedAt).toBeUndefined();
@@ -104,22 +113,44 @@ for (const adapter of ADAPTERS) {
     describe("keys", () => {
       it("generates keys of every algorithm whose signatures verify", async () => {
         for (const keyType of ["EDDSA", "ECDSA", "ML_DSA"]) {
-          const { id } = await kit.keys.create({ organisationId: orgId, keyType, keyParams: {}, name: `gen-${keyType}`, storageType: "INTERNAL", storageParams: {} });
+          const { id } = await kit.keys.create({
+            organisationId: orgId,
+            keyType,
+            keyParams: {},
+            name: `gen-${keyType}`,
+            storageType: "INTERNAL",
+            storageParams: {},
+          });
           const detail = await kit.keys.get(id);
-          expect(detail).toMatchObject({ id, organisationId: orgId, keyType, storageType: "INTERNAL", isRemote: false });
+          expect(detail).toMatchObject({
+            id,
+            organisationId: orgId,
+            keyType,
+            storageType: "INTERNAL",
+            isRemote: false,
+          });
           expect(detail).not.toHaveProperty("keyReference");
           const key = await kit.keys.load(id);
           const algorithm = kit.providers.keyAlgorithms.get(keyType)!;
           const message = new TextEncoder().encode("credkit");
           const signature = await kit.providers.keyStorages.get("INTERNAL")!.sign(key as never, message);
-          expect(algorithm.verify(algorithm.preparePublicKey(decodeBase64url(detail.publicKey)), message, signature)).toBe(true);
+          expect(
+            algorithm.verify(algorithm.preparePublicKey(decodeBase64url(detail.publicKey)), message, signature),
+          ).toBe(true);
         }
       });
 
       it("imports a private JWK and signs with it", async () => {
         const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
         const jwk = await exportJWK(privateKey);
-        const { id } = await kit.keys.create({ organisationId: orgId, keyType: "ECDSA", keyParams: {}, name: "imported", storageType: "INTERNAL", storageParams: { jwk } });
+        const { id } = await kit.keys.create({
+          organisationId: orgId,
+          keyType: "ECDSA",
+          keyParams: {},
+          name: "imported",
+          storageType: "INTERNAL",
+          storageParams: { jwk },
+        });
         const key = await kit.keys.load(id);
         const message = Buffer.from("imported");
         const signature = await kit.providers.keyStorages.get("INTERNAL")!.sign(key as never, message);
@@ -130,10 +161,21 @@ for (const adapter of ADAPTERS) {
       it("refuses bad input with the right code and changes nothing", async () => {
         const before = await kit.storage.keys.count();
         const historyBefore = await kit.storage.history.count();
-        const base = { organisationId: orgId, keyType: "EDDSA", keyParams: {}, name: "bad", storageType: "INTERNAL", storageParams: {} };
+        const base = {
+          organisationId: orgId,
+          keyType: "EDDSA",
+          keyParams: {},
+          name: "bad",
+          storageType: "INTERNAL",
+          storageParams: {},
+        };
         expect(await codeOf(kit.keys.create({ ...base, keyType: "RSA" }))).toBe("BR_0043");
         expect(await codeOf(kit.keys.create({ ...base, storageType: "AZURE_VAULT" }))).toBe("BR_0041");
-        expect(await codeOf(kit.keys.create({ ...base, storageParams: { jwk: { kty: "OKP", crv: "Ed25519", x: "abc", d: "xyz" } } }))).toBe("BR_0096");
+        expect(
+          await codeOf(
+            kit.keys.create({ ...base, storageParams: { jwk: { kty: "OKP", crv: "Ed25519", x: "abc", d: "xyz" } } }),
+          ),
+        ).toBe("BR_0096");
         expect(await codeOf(kit.keys.create({ ...base, keyType: 42 } as never))).toBe("BR_0084");
         expect(await codeOf(kit.keys.create({ ...base, unknown: true } as never))).toBe("BR_0084");
         expect(await codeOf(kit.keys.create({ ...base, organisationId: undefined }))).toBe("BR_0290");
@@ -147,26 +189,72 @@ for (const adapter of ADAPTERS) {
 
       it("never shows another organisation's keys to a scoped caller", async () => {
         const other = (await kit.organisations.create({})).id;
-        const { id } = await kit.keys.create({ organisationId: other, keyType: "EDDSA", keyParams: {}, name: "foreign", storageType: "INTERNAL", storageParams: {} });
+        const { id } = await kit.keys.create({
+          organisationId: other,
+          keyType: "EDDSA",
+          keyParams: {},
+          name: "foreign",
+          storageType: "INTERNAL",
+          storageParams: {},
+        });
         expect(await codeOf(kit.keys.get(id, { organisationId: orgId }))).toBe("BR_0037");
         expect((await kit.keys.get(id, { organisationId: other })).id).toBe(id);
-        expect(await codeOf(kit.keys.create({ organisationId: other, keyType: "EDDSA", keyParams: {}, name: "x", storageType: "INTERNAL", storageParams: {} }, { organisationId: orgId }))).toBe("BR_0178");
+        expect(
+          await codeOf(
+            kit.keys.create(
+              {
+                organisationId: other,
+                keyType: "EDDSA",
+                keyParams: {},
+                name: "x",
+                storageType: "INTERNAL",
+                storageParams: {},
+              },
+              { organisationId: orgId },
+            ),
+          ),
+        ).toBe("BR_0178");
         const list = await kit.keys.list({ page: 0, pageSize: 100 }, { organisationId: orgId });
         expect(list.values.some((k) => k.id === id)).toBe(false);
       });
 
       it("lists with filters and sorting", async () => {
         const org = (await kit.organisations.create({})).id;
-        for (const [name, keyType] of [["b-ed", "EDDSA"], ["a-ec", "ECDSA"], ["c-ed", "EDDSA"]]) {
-          await kit.keys.create({ organisationId: org, keyType: keyType!, keyParams: {}, name: name!, storageType: "INTERNAL", storageParams: {} });
+        for (const [name, keyType] of [
+          ["b-ed", "EDDSA"],
+          ["a-ec", "ECDSA"],
+          ["c-ed", "EDDSA"],
+        ]) {
+          await kit.keys.create({
+            organisationId: org,
+            keyType: keyType!,
+            keyParams: {},
+            name: name!,
+            storageType: "INTERNAL",
+            storageParams: {},
+          });
         }
-        const ed = await kit.keys.list({ organisationId: org, page: 0, pageSize: 10, keyTypes: ["EDDSA"], sort: "name" });
+        const ed = await kit.keys.list({
+          organisationId: org,
+          page: 0,
+          pageSize: 10,
+          keyTypes: ["EDDSA"],
+          sort: "name",
+        });
         expect(ed.values.map((k) => k.name)).toEqual(["b-ed", "c-ed"]);
-        const desc = await kit.keys.list({ organisationId: org, page: 0, pageSize: 2, sort: "name", sortDirection: "DESC" });
+        const desc = await kit.keys.list({
+          organisationId: org,
+          page: 0,
+          pageSize: 2,
+          sort: "name",
+          sortDirection: "DESC",
+        });
         expect(desc).toMatchObject({ totalItems: 3, totalPages: 2 });
         expect(desc.values.map((k) => k.name)).toEqual(["c-ed", "b-ed"]);
         expect(await codeOf(kit.keys.list({ organisationId: org, page: 0, pageSize: 1001 }))).toBe("BR_0084");
-        expect(await codeOf(kit.keys.list({ organisationId: org, page: 0, pageSize: 10, sort: "keyReference" as never }))).toBe("BR_0084");
+        expect(
+          await codeOf(kit.keys.list({ organisationId: org, page: 0, pageSize: 10, sort: "keyReference" as never })),
+        ).toBe("BR_0084");
       });
     });
 
@@ -176,7 +264,14 @@ for (const adapter of ADAPTERS) {
       let pqKey: string;
       beforeAll(async () => {
         const create = (keyType: string) =>
-          kit.keys.create({ organisationId: orgId, keyType, keyParams: {}, name: `did-${keyType}-${randomUUID()}`, storageType: "INTERNAL", storageParams: {} });
+          kit.keys.create({
+            organisationId: orgId,
+            keyType,
+            keyParams: {},
+            name: `did-${keyType}-${randomUUID()}`,
+            storageType: "INTERNAL",
+            storageParams: {},
+          });
         edKey = (await create("EDDSA")).id;
         ecKey = (await create("ECDSA")).id;
         pqKey = (await create("ML_DSA")).id;
@@ -190,24 +285,44 @@ for (const adapter of ADAPTERS) {
       });
 
       it("creates a did:key identifier that resolves to the key", async () => {
-        const { id } = await kit.identifiers.create({ organisationId: orgId, name: `ident ${randomUUID()}`, did: { method: "KEY", keys: roles(edKey) } });
+        const { id } = await kit.identifiers.create({
+          organisationId: orgId,
+          name: `ident ${randomUUID()}`,
+          did: { method: "KEY", keys: roles(edKey) },
+        });
         const detail = await kit.identifiers.get(id);
         expect(detail).toMatchObject({ type: "DID", state: "ACTIVE", isRemote: false, organisationId: orgId });
         expect(detail.did?.did).toMatch(/^did:key:z6Mk/);
         expect(detail.did?.keys.assertionMethod.map((k) => k.id)).toEqual([edKey]);
         const document = await kit.dids.resolve(detail.did!.did);
         const key = await kit.keys.get(edKey);
-        expect(document.verificationMethod[0]?.publicKeyJwk).toMatchObject({ kty: "OKP", crv: "Ed25519", x: key.publicKey });
+        expect(document.verificationMethod[0]?.publicKeyJwk).toMatchObject({
+          kty: "OKP",
+          crv: "Ed25519",
+          x: key.publicKey,
+        });
         expect(await codeOf(kit.dids.update(detail.did!.id, { deactivated: true }))).toBe("BR_0029");
       });
 
       it("creates did:jwk for ML-DSA and did:web hosted here", async () => {
-        const jwk = await kit.dids.create({ organisationId: orgId, name: `jwk ${randomUUID()}`, method: "JWK", keys: roles(pqKey) });
+        const jwk = await kit.dids.create({
+          organisationId: orgId,
+          name: `jwk ${randomUUID()}`,
+          method: "JWK",
+          keys: roles(pqKey),
+        });
         const jwkDid = await kit.dids.get(jwk.id);
         expect(jwkDid.did).toMatch(/^did:jwk:/);
-        expect((await kit.dids.resolve(jwkDid.did)).verificationMethod[0]?.publicKeyJwk).toMatchObject({ kty: "AKP", alg: "ML-DSA-65" });
+        expect((await kit.dids.resolve(jwkDid.did)).verificationMethod[0]?.publicKeyJwk).toMatchObject({
+          kty: "AKP",
+          alg: "ML-DSA-65",
+        });
 
-        const { id } = await kit.identifiers.create({ organisationId: orgId, name: `web ${randomUUID()}`, did: { method: "WEB", keys: { ...roles(ecKey), keyAgreement: [ecKey] } } });
+        const { id } = await kit.identifiers.create({
+          organisationId: orgId,
+          name: `web ${randomUUID()}`,
+          did: { method: "WEB", keys: { ...roles(ecKey), keyAgreement: [ecKey] } },
+        });
         const web = (await kit.identifiers.get(id)).did!;
         expect(web.did).toBe(`did:web:credkit.example.com:ssi:did-web:v1:${web.id}`);
         const served = await kit.dids.webDocument(web.id);
@@ -226,24 +341,76 @@ for (const adapter of ADAPTERS) {
       it("validates identifier variants and DID keys", async () => {
         const name = `v ${randomUUID()}`;
         expect(await codeOf(kit.identifiers.create({ organisationId: orgId, name }))).toBe("BR_0206");
-        expect(await codeOf(kit.identifiers.create({ organisationId: orgId, name, key: { keyId: edKey }, did: { method: "KEY", keys: roles(edKey) } }))).toBe("BR_0206");
-        expect(await codeOf(kit.identifiers.create({ organisationId: orgId, name, did: { method: "KEY", keys: roles(randomUUID()) } }))).toBe("BR_0037");
-        expect(await codeOf(kit.identifiers.create({ organisationId: orgId, name, did: { method: "NOPE", keys: roles(edKey) } }))).toBe("BR_0026");
-        expect(await codeOf(kit.identifiers.create({ organisationId: orgId, name, did: { method: "KEY", keys: { ...roles(edKey), assertionMethod: [ecKey] } } }))).toBe("BR_0030");
-        expect(await codeOf(kit.identifiers.create({ organisationId: orgId, name, key: { keyId: randomUUID() } }))).toBe("BR_0037");
+        expect(
+          await codeOf(
+            kit.identifiers.create({
+              organisationId: orgId,
+              name,
+              key: { keyId: edKey },
+              did: { method: "KEY", keys: roles(edKey) },
+            }),
+          ),
+        ).toBe("BR_0206");
+        expect(
+          await codeOf(
+            kit.identifiers.create({ organisationId: orgId, name, did: { method: "KEY", keys: roles(randomUUID()) } }),
+          ),
+        ).toBe("BR_0037");
+        expect(
+          await codeOf(
+            kit.identifiers.create({ organisationId: orgId, name, did: { method: "NOPE", keys: roles(edKey) } }),
+          ),
+        ).toBe("BR_0026");
+        expect(
+          await codeOf(
+            kit.identifiers.create({
+              organisationId: orgId,
+              name,
+              did: { method: "KEY", keys: { ...roles(edKey), assertionMethod: [ecKey] } },
+            }),
+          ),
+        ).toBe("BR_0030");
+        expect(
+          await codeOf(kit.identifiers.create({ organisationId: orgId, name, key: { keyId: randomUUID() } })),
+        ).toBe("BR_0037");
         expect(await kit.storage.identifiers.count({ op: "eq", column: "name", value: name })).toBe(0);
       });
 
       it("creates key identifiers, lists with filters and deletes", async () => {
         const org = (await kit.organisations.create({})).id;
-        const ed = (await kit.keys.create({ organisationId: org, keyType: "EDDSA", keyParams: {}, name: "ed", storageType: "INTERNAL", storageParams: {} })).id;
-        const ec = (await kit.keys.create({ organisationId: org, keyType: "ECDSA", keyParams: {}, name: "ec", storageType: "INTERNAL", storageParams: {} })).id;
+        const ed = (
+          await kit.keys.create({
+            organisationId: org,
+            keyType: "EDDSA",
+            keyParams: {},
+            name: "ed",
+            storageType: "INTERNAL",
+            storageParams: {},
+          })
+        ).id;
+        const ec = (
+          await kit.keys.create({
+            organisationId: org,
+            keyType: "ECDSA",
+            keyParams: {},
+            name: "ec",
+            storageType: "INTERNAL",
+            storageParams: {},
+          })
+        ).id;
         const byKey = (await kit.identifiers.create({ organisationId: org, name: "by key", key: { keyId: ed } })).id;
-        const byDid = (await kit.identifiers.create({ organisationId: org, name: "by did", did: { method: "KEY", keys: roles(ec) } })).id;
+        const byDid = (
+          await kit.identifiers.create({ organisationId: org, name: "by did", did: { method: "KEY", keys: roles(ec) } })
+        ).id;
         expect((await kit.identifiers.get(byKey)).key?.id).toBe(ed);
-        expect(await codeOf(kit.identifiers.create({ organisationId: org, name: "by key", key: { keyId: ec } }))).toBe("BR_0240");
+        expect(await codeOf(kit.identifiers.create({ organisationId: org, name: "by key", key: { keyId: ec } }))).toBe(
+          "BR_0240",
+        );
 
-        const list = (filter: object) => kit.identifiers.list({ organisationId: org, page: 0, pageSize: 10, ...filter }).then((p) => p.values.map((i) => i.id));
+        const list = (filter: object) =>
+          kit.identifiers
+            .list({ organisationId: org, page: 0, pageSize: 10, ...filter })
+            .then((p) => p.values.map((i) => i.id));
         expect(await list({ types: ["KEY"] })).toEqual([byKey]);
         expect(await list({ didMethods: ["KEY"] })).toEqual([byDid]);
         expect(await list({ keyAlgorithms: ["ECDSA"] })).toEqual([byDid]);
@@ -257,7 +424,13 @@ for (const adapter of ADAPTERS) {
         // the name is free again after deletion
         await kit.identifiers.create({ organisationId: org, name: "by key", key: { keyId: ed } });
 
-        const dids = await kit.dids.list({ organisationId: org, page: 0, pageSize: 10, keyRoles: ["ASSERTION_METHOD"], didMethods: ["KEY"] });
+        const dids = await kit.dids.list({
+          organisationId: org,
+          page: 0,
+          pageSize: 10,
+          keyRoles: ["ASSERTION_METHOD"],
+          didMethods: ["KEY"],
+        });
         expect(dids.totalItems).toBe(1);
       });
     });
@@ -265,10 +438,30 @@ for (const adapter of ADAPTERS) {
     describe("history", () => {
       it("records management actions and filters them", async () => {
         const org = (await kit.organisations.create({})).id;
-        const key = (await kit.keys.create({ organisationId: org, keyType: "EDDSA", keyParams: {}, name: "hist", storageType: "INTERNAL", storageParams: {} }, { user: "alice" })).id;
+        const key = (
+          await kit.keys.create(
+            {
+              organisationId: org,
+              keyType: "EDDSA",
+              keyParams: {},
+              name: "hist",
+              storageType: "INTERNAL",
+              storageParams: {},
+            },
+            { user: "alice" },
+          )
+        ).id;
         const list = await kit.history.list({ organisationId: org, page: 0, pageSize: 10, entityTypes: ["KEY"] });
         expect(list.values).toHaveLength(1);
-        expect(list.values[0]).toMatchObject({ action: "CREATED", entityType: "KEY", entityId: key, name: "hist", source: "CORE", user: "alice", organisationId: org });
+        expect(list.values[0]).toMatchObject({
+          action: "CREATED",
+          entityType: "KEY",
+          entityId: key,
+          name: "hist",
+          source: "CORE",
+          user: "alice",
+          organisationId: org,
+        });
         const detail = await kit.history.get(list.values[0]!.id);
         expect(detail.entityId).toBe(key);
         expect(await codeOf(kit.history.get(list.values[0]!.id, { organisationId: orgId }))).toBe("BR_0100");
