@@ -5,10 +5,8 @@ export interface Claim {
   claimSchemaId: string;
   /** slash-separated path, array items by index: address/street, names/0 */
   path: string;
-  /** string form of a leaf value; absent for object/array container claims */
-  value?: string;
-  createdDate: Date;
-  lastModified: Date;
+  /** string form of a leaf value (numbers and booleans as JSON text) */
+  value: string;
 }
 
 export interface Credential {
@@ -34,6 +32,9 @@ export interface Credential {
   redirectUri?: string;
   profile?: string;
   webhookDestinationUrl?: string;
+  /** token status list entry (TOKENSTATUSLIST) */
+  statusListId?: string;
+  statusListIndex?: number;
   createdDate: Date;
   lastModified: Date;
   deletedAt?: Date;

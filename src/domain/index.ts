@@ -12,3 +12,4 @@ export { isOrganisationActive } from "./organisation.js";
 export type * from "./proof.js";
 export type * from "./proof-schema.js";
 export { type ProofTransition, proofStatesAllowing, transitionProof } from "./proof-state.js";
+export type * from "./revocation-list.js";

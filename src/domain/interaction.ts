@@ -7,6 +7,11 @@ export interface Interaction {
   interactionType: InteractionType;
   protocol: string;
   data: unknown;
+  /** SHA-256 (base64url) of the access token issued for this exchange */
+  accessTokenHash?: string;
+  accessTokenExpiresAt?: Date;
+  /** failed transaction-code attempts (bounded) */
+  txCodeAttempts?: number;
   expiresAt?: Date;
   createdDate: Date;
   lastModified: Date;

@@ -1,4 +1,8 @@
+import type { Credential } from "../domain/credential.js";
+import type { CredentialSchema } from "../domain/credential-schema.js";
 import type { Did } from "../domain/did.js";
+import type { Interaction } from "../domain/interaction.js";
+import type { Nonce, RevocationEntry, RevocationList } from "../domain/revocation-list.js";
 import type { SortDirection } from "../domain/enums.js";
 import type { HistoryEvent } from "../domain/history.js";
 import type { Certificate, Identifier } from "../domain/identifier.js";
@@ -68,6 +72,12 @@ export interface StorageRepositories {
   readonly identifiers: Repository<Identifier>;
   readonly certificates: Repository<Certificate>;
   readonly history: Repository<HistoryEvent>;
+  readonly credentialSchemas: Repository<CredentialSchema>;
+  readonly credentials: Repository<Credential>;
+  readonly interactions: Repository<Interaction>;
+  readonly revocationLists: Repository<RevocationList>;
+  readonly revocationEntries: Repository<RevocationEntry>;
+  readonly nonces: Repository<Nonce>;
 }
 
 /** The persistence port. `transaction` runs `fn` atomically: every write through `tx` commits or none does. */

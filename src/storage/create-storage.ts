@@ -1,7 +1,20 @@
 import type { Storage } from "../ports/storage.js";
 import { createRepository } from "./create-repository.js";
 import type { TableDriver } from "./table-driver.js";
-import { certificateTable, didTable, historyTable, identifierTable, keyTable, organisationTable } from "./tables.js";
+import {
+  certificateTable,
+  credentialSchemaTable,
+  credentialTable,
+  didTable,
+  historyTable,
+  identifierTable,
+  interactionTable,
+  keyTable,
+  nonceTable,
+  organisationTable,
+  revocationEntryTable,
+  revocationListTable,
+} from "./tables.js";
 
 /** Builds the Storage port (all repositories + transactions) over any TableDriver. */
 export function createStorage(driver: TableDriver): Storage {
@@ -13,6 +26,12 @@ export function createStorage(driver: TableDriver): Storage {
     identifiers: createRepository(driver, identifierTable),
     certificates: createRepository(driver, certificateTable),
     history: createRepository(driver, historyTable),
+    credentialSchemas: createRepository(driver, credentialSchemaTable),
+    credentials: createRepository(driver, credentialTable),
+    interactions: createRepository(driver, interactionTable),
+    revocationLists: createRepository(driver, revocationListTable),
+    revocationEntries: createRepository(driver, revocationEntryTable),
+    nonces: createRepository(driver, nonceTable),
     transaction: (fn) => driver.transaction((txDriver) => fn(txDriver === driver ? storage : createStorage(txDriver))),
     close: () => driver.close(),
   };

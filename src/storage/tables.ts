@@ -128,6 +128,140 @@ export const historyTable: TableSpec = {
   unique: [{ name: "history_pkey", columns: ["id"], code: "BR_0357" }],
 };
 
+
+export const credentialSchemaTable: TableSpec = {
+  table: "credential_schema",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    name: "text",
+    format: "text",
+    revocationMethod: "text",
+    schemaId: "text",
+    importedSourceUrl: "text",
+    claims: "json",
+    keyStorageSecurity: "text",
+    layoutType: "text",
+    layoutProperties: "json",
+    allowSuspension: "boolean",
+    requiresWalletInstanceAttestation: "boolean",
+    transactionCode: "json",
+    createdDate: "date",
+    lastModified: "date",
+    deletedAt: "date",
+  },
+  unique: [
+    { name: "credential_schema_pkey", columns: ["id"], code: "BR_0007" },
+    { name: "credential_schema_organisation_name_uq", columns: ["organisationId", "name"], whereNull: ["deletedAt"], code: "BR_0007" },
+    {
+      name: "credential_schema_organisation_schema_id_uq",
+      columns: ["organisationId", "schemaId"],
+      whereNull: ["deletedAt"],
+      code: "BR_0007",
+    },
+  ],
+};
+
+export const credentialTable: TableSpec = {
+  table: "credential",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    credentialSchemaId: "text",
+    role: "text",
+    state: "text",
+    protocol: "text",
+    issuerIdentifierId: "text",
+    issuerKeyId: "text",
+    issuerCertificateId: "text",
+    holderIdentifierId: "text",
+    holderKeyId: "text",
+    interactionId: "text",
+    credentialBlob: "text",
+    issuanceDate: "date",
+    revocationDate: "date",
+    suspendEndDate: "date",
+    redirectUri: "text",
+    profile: "text",
+    webhookDestinationUrl: "text",
+    statusListId: "text",
+    statusListIndex: "integer",
+    createdDate: "date",
+    lastModified: "date",
+    deletedAt: "date",
+  },
+  children: {
+    claims: { table: "claim", parentColumn: "credentialId", columns: { id: "text", claimSchemaId: "text", path: "text", value: "text" } },
+  },
+  unique: [{ name: "credential_pkey", columns: ["id"], code: "BR_0357" }],
+};
+
+export const interactionTable: TableSpec = {
+  table: "interaction",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    interactionType: "text",
+    protocol: "text",
+    data: "json",
+    accessTokenHash: "text",
+    accessTokenExpiresAt: "date",
+    txCodeAttempts: "integer",
+    expiresAt: "date",
+    createdDate: "date",
+    lastModified: "date",
+  },
+  unique: [
+    { name: "interaction_pkey", columns: ["id"], code: "BR_0357" },
+    { name: "interaction_access_token_uq", columns: ["accessTokenHash"], code: "BR_0357" },
+  ],
+};
+
+export const revocationListTable: TableSpec = {
+  table: "revocation_list",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    issuerIdentifierId: "text",
+    revocationMethod: "text",
+    bits: "integer",
+    size: "integer",
+    createdDate: "date",
+    lastModified: "date",
+  },
+  unique: [{ name: "revocation_list_pkey", columns: ["id"], code: "BR_0357" }],
+};
+
+export const revocationEntryTable: TableSpec = {
+  table: "revocation_entry",
+  columns: {
+    id: "text",
+    listId: "text",
+    index: "integer",
+    credentialId: "text",
+    status: "integer",
+    createdDate: "date",
+    lastModified: "date",
+  },
+  unique: [{ name: "revocation_entry_pkey", columns: ["id"], code: "BR_0357" }],
+};
+
+export const nonceTable: TableSpec = {
+  table: "nonce",
+  columns: { id: "text", protocol: "text", expiresAt: "date", usedAt: "date", createdDate: "date", lastModified: "date" },
+  unique: [{ name: "nonce_pkey", columns: ["id"], code: "BR_0357" }],
+};
+
+/** Tables of the issuance capability (migration 0002). */
+export const ISSUANCE_TABLES: readonly TableSpec[] = [
+  credentialSchemaTable,
+  credentialTable,
+  interactionTable,
+  revocationListTable,
+  revocationEntryTable,
+  nonceTable,
+];
+
 export const ALL_TABLES: readonly TableSpec[] = [
   organisationTable,
   keyTable,
@@ -135,4 +269,5 @@ export const ALL_TABLES: readonly TableSpec[] = [
   identifierTable,
   certificateTable,
   historyTable,
+  ...ISSUANCE_TABLES,
 ];

@@ -43,6 +43,13 @@ for (const adapter of ADAPTERS) {
       kit = await createCredkit({
         storage: opened.storage,
         env: false,
+        // a strictly increasing clock: events never share a timestamp, so createdDate ordering is deterministic
+        clock: {
+          now: (() => {
+            let t = Date.now();
+            return () => new Date(t++);
+          })(),
+        },
         config: {
           app: { coreBaseUrl: "https://credkit.example.com" },
           keyStorage: { INTERNAL: { params: { private: { encryption: TEST_ENCRYPTION_KEY } } } },

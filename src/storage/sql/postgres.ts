@@ -12,6 +12,8 @@ export interface PostgresStorageOptions {
   migrate?: boolean;
   /** pool size when credkit creates the pool (default 10) */
   max?: number;
+  /** told about errors of idle pooled connections (they are dropped and replaced) */
+  onIdleError?: (error: Error) => void;
 }
 
 const INT8_OID = 20;
@@ -39,6 +41,9 @@ export async function postgresStorage(
     typeof connection === "string"
       ? new pg.Pool({ connectionString: connection, max: options.max ?? 10, types: parseTypes() })
       : connection;
+  // an idle pooled connection can fail (server restart, failover); pg would crash the process without a listener.
+  // The next query simply opens a new connection.
+  if (ownsPool) pool.on("error", (error) => options.onIdleError?.(error));
   const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   if (options.migrate !== false) await migrateToLatest(db, "postgres");
   return createStorage(

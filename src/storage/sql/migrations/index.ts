@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { SqlDialectName } from "../kysely-driver.js";
 import * as foundation from "./0001-foundation.js";
+import * as issuance from "./0002-issuance.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations work on an untyped schema
 type MigrationStep = (db: Kysely<any>, dialect: SqlDialectName) => Promise<void>;
