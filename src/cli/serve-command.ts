@@ -23,7 +23,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   for (const path of kit.config.generatedSecrets) {
     options.print(`warning: ${path} was generated for this run; keys created now cannot be used after a restart`);
   }
-  const server = createServer(credkitNode(kit));
+  const server = createServer(credkitNode(kit, { overrideGlobalObjects: true }));
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
