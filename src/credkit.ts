@@ -5,6 +5,10 @@ import type { CredkitConfig } from "./config/schema.js";
 import type { EngineDeps } from "./engines/common/engine-deps.js";
 import { type CredkitHttp, createHttpApp } from "./http/app.js";
 import { createHistoryService, type HistoryService } from "./engines/history/history-service.js";
+import { type CredentialSchemaService, createCredentialSchemaService } from "./engines/issuer/credential-schema-service.js";
+import { type CredentialService, createCredentialService } from "./engines/issuer/credential-service.js";
+import { createOpenid4vciIssuerService, type Openid4vciIssuerService } from "./engines/issuer/openid4vci/openid4vci-issuer-service.js";
+import { createStatusListService, type StatusListService } from "./engines/issuer/status-list-service.js";
 import { createDidService, type DidService } from "./engines/management/did-service.js";
 import { createIdentifierService, type IdentifierService } from "./engines/management/identifier-service.js";
 import { createKeyService, type KeyService } from "./engines/management/key-service.js";
@@ -42,6 +46,13 @@ export interface Credkit {
   readonly dids: DidService;
   readonly identifiers: IdentifierService;
   readonly history: HistoryService;
+  readonly credentialSchemas: CredentialSchemaService;
+  /** issuer-side credentials (create, offer, revoke, suspend, reactivate) and held credentials' detail/list */
+  readonly credentials: CredentialService;
+  /** OpenID4VCI 1.0 issuer protocol (the /ssi endpoints, HTTP-free) */
+  readonly openid4vci: Openid4vciIssuerService;
+  /** token status lists of this deployment's issuers */
+  readonly statusLists: StatusListService;
   /** outbound HTTP client every engine uses */
   readonly fetch: HttpClient;
   /** the HTTP surface (/api, /ssi, /.well-known, system endpoints), built on first use */
@@ -79,6 +90,16 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     baseUrl: config.app.coreBaseUrl,
   };
   dids = createDidService(deps);
+  const credentialSchemas = createCredentialSchemaService(deps, config);
+  const statusLists = createStatusListService(deps, (method) => {
+    const params = { ...config.revocation[method]?.params.public, ...config.revocation[method]?.params.private } as Record<string, unknown>;
+    return {
+      listSize: typeof params.listSize === "number" ? params.listSize : 131072,
+      expiresIn: typeof params.expiresIn === "number" ? params.expiresIn : 86400,
+    };
+  });
+  const credentials = createCredentialService(deps, config, credentialSchemas, statusLists);
+  const openid4vci = createOpenid4vciIssuerService(deps, config, dids, statusLists);
 
   let http: CredkitHttp | undefined;
   const kit: Credkit = {
@@ -95,6 +116,10 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     dids,
     identifiers: createIdentifierService(deps, dids),
     history: createHistoryService(deps),
+    credentialSchemas,
+    credentials,
+    openid4vci,
+    statusLists,
     publicConfig: () =>
       toPublicConfig(config, (block, name) => {
         if (block === "keyAlgorithm") return providers.keyAlgorithms.get(name)?.capabilities;

@@ -13,6 +13,7 @@ import { JSON_BODY_VARIABLE, type ParsedJsonBody, readJsonBody, requireJsonBody 
 import type { ApiRoute } from "./routes/api-route.js";
 import { API_ROUTES } from "./routes/api/index.js";
 import { mountDidWebRoutes } from "./routes/ssi/did-web-routes.js";
+import { mountOpenid4vciRoutes } from "./routes/ssi/openid4vci-routes.js";
 import { mountSystemRoutes } from "./routes/system-routes.js";
 
 export interface HttpAppOptions {
@@ -73,6 +74,7 @@ export function createHttpApp(kit: Credkit, options: HttpAppOptions = {}): Credk
 
   if (config.enableExternalEndpoints) {
     mountDidWebRoutes(app as unknown as Hono, kit);
+    mountOpenid4vciRoutes(app as unknown as Hono, kit);
   }
 
   if (config.enableManagementEndpoints) {

@@ -30,6 +30,8 @@ export type Condition =
 export interface OrderBy {
   column: string;
   direction: SortDirection;
+  /** sort by `column` of a related row: the one of `table` whose columns `on` (related -> this row) match */
+  from?: { table: string; on: Readonly<Record<string, string>> };
 }
 
 export interface ListQuery {

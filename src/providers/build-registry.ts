@@ -1,7 +1,10 @@
 import type { CredkitConfig } from "../config/schema.js";
 import { KEY_ALGORITHM_TYPES } from "../domain/enums.js";
 import { CredkitError } from "../errors/credkit-error.js";
+import type { CredentialFormatter } from "../ports/credential-formatter.js";
 import type { DidMethod } from "../ports/did-method.js";
+import { createSdJwtVcFormatter } from "./format/sd-jwt-vc/sd-jwt-vc-formatter.js";
+import { createJwsVerifier } from "./jose/verify-jws-signature.js";
 import type { HttpClient } from "../ports/http-client.js";
 import type { KeyStorage } from "../ports/key-storage.js";
 import { createJwkDidMethod } from "./did/jwk.js";
@@ -67,5 +70,11 @@ export function buildProviderRegistry(config: CredkitConfig, environment: Regist
     }
   }
 
-  return { keyAlgorithms, keyStorages, didMethods };
+  const formatters = new Map<string, CredentialFormatter>();
+  for (const [name, entry] of enabled(config.format)) {
+    // MDOC arrives with the proximity flow; other formats are not provided by this build
+    if (entry.type === "SD_JWT_VC") formatters.set(name, createSdJwtVcFormatter({ algorithms: keyAlgorithms }));
+  }
+
+  return { keyAlgorithms, keyStorages, didMethods, formatters, jwsVerifier: createJwsVerifier(keyAlgorithms) };
 }

@@ -1,5 +1,7 @@
 import { CredkitError } from "../errors/credkit-error.js";
+import type { CredentialFormatter } from "../ports/credential-formatter.js";
 import type { DidMethod } from "../ports/did-method.js";
+import type { JwsVerifier } from "./jose/verify-jws-signature.js";
 import type { KeyAlgorithm } from "../ports/key-algorithm.js";
 import type { KeyStorage } from "../ports/key-storage.js";
 
@@ -11,6 +13,16 @@ export interface ProviderRegistry {
   keyAlgorithms: ReadonlyMap<string, KeyAlgorithm>;
   keyStorages: ReadonlyMap<string, KeyStorage>;
   didMethods: ReadonlyMap<string, DidMethod>;
+  /** credential formats by instance name (SD_JWT_VC ...) */
+  formatters: ReadonlyMap<string, CredentialFormatter>;
+  /** verifies compact JWS signatures with the enabled algorithms (key proofs, status lists, request objects) */
+  jwsVerifier: JwsVerifier;
+}
+
+export function getFormatter(registry: ProviderRegistry, name: string): CredentialFormatter {
+  const formatter = registry.formatters.get(name);
+  if (!formatter) throw new CredkitError("BR_0038", `format ${name} is not available`);
+  return formatter;
 }
 
 export function getKeyAlgorithm(registry: ProviderRegistry, type: string): KeyAlgorithm {

@@ -41,7 +41,7 @@ export const listHistoryInputSchema = listInputSchema({
     searchText: z.string().min(1).optional(),
     searchType: z.array(z.enum(HISTORY_SEARCH_TYPES)).optional(),
   },
-});
+}).omit({ lastModifiedAfter: true, lastModifiedBefore: true }); // history events have no lastModified
 export type ListHistoryInput = z.input<typeof listHistoryInputSchema>;
 
 /** POST /api/history/v1 (only with app.enableHistoryCreateEndpoint): other services push their events */

@@ -5,7 +5,11 @@ import type { Condition, ListQuery, OrderBy } from "../../ports/storage.js";
 /** RFC 3339 timestamp with offset (string in, Date out) or a Date. */
 export const timestampInput = z.union([
   z.date(),
-  z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+  z
+    .string()
+    .transform((value) => value.toUpperCase()) // RFC 3339 §5.6 allows lower-case "t" and "z"
+    .pipe(z.iso.datetime({ offset: true }))
+    .transform((value) => new Date(value)),
 ]);
 
 /** Shared list conventions (reference §3.0, spec §4.1): 0-based page, pageSize 1..1000, sort, exact[], dates. */

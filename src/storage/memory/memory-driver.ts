@@ -20,10 +20,17 @@ function compareValues(a: unknown, b: unknown): number {
   return (a as number) < (b as number) ? -1 : 1;
 }
 
-function sortRows(rows: Row[], orderBy: readonly OrderBy[]): Row[] {
+function sortRows(rows: Row[], orderBy: readonly OrderBy[], related: (table: string) => Row[]): Row[] {
+  const valueOf = (row: Row, order: OrderBy): unknown => {
+    if (!order.from) return row[order.column];
+    const joins = Object.entries(order.from.on);
+    const match = related(order.from.table).find((candidate) => joins.every(([theirs, ours]) => candidate[theirs] === row[ours]));
+    return match?.[order.column];
+  };
   return rows.sort((x, y) => {
-    for (const { column, direction } of orderBy) {
-      const c = compareValues(x[column], y[column]);
+    for (const order of orderBy) {
+      const { direction } = order;
+      const c = compareValues(valueOf(x, order), valueOf(y, order));
       if (c !== 0) return direction === "ASC" ? c : -c;
     }
     return 0;
@@ -121,7 +128,7 @@ export class MemoryDriver implements TableDriver {
   select(table: string, options: SelectOptions): Promise<Row[]> {
     return this.exclusive(() => {
       let rows = this.matches(table, options.where);
-      if (options.orderBy && options.orderBy.length > 0) rows = sortRows(rows, options.orderBy);
+      if (options.orderBy && options.orderBy.length > 0) rows = sortRows(rows, options.orderBy, (t) => this.rows(t));
       const start = options.offset ?? 0;
       const end = options.limit === undefined ? undefined : start + options.limit;
       return rows.slice(start, end).map((row) => ({ ...row }));

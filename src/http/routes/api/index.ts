@@ -1,4 +1,6 @@
 import type { ApiRoute } from "../api-route.js";
+import { credentialRoutes } from "./credential-routes.js";
+import { credentialSchemaRoutes } from "./credential-schema-routes.js";
 import { didRoutes } from "./did-routes.js";
 import { historyRoutes } from "./history-routes.js";
 import { identifierRoutes } from "./identifier-routes.js";
@@ -13,5 +15,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...didRoutes,
   ...identifierRoutes,
   ...historyRoutes,
+  ...credentialSchemaRoutes,
+  ...credentialRoutes,
   ...systemInfoRoutes,
 ];
