@@ -354,6 +354,70 @@ for (const adapter of STORAGE_ADAPTERS) {
       expect((await storage.keys.findMany(inTenant)).map((k) => k.name)).toEqual(["b2"]);
     });
 
+    it("round-trips every aggregate of the issuance tables, with related sorting", async () => {
+      const now = at("2025-04-01T00:00:00.000Z");
+      const schemaA = {
+        id: randomUUID(),
+        organisationId: org.id,
+        name: "b schema",
+        format: "SD_JWT_VC",
+        schemaId: `urn:vct:${randomUUID()}`,
+        importedSourceUrl: "https://example.com/s",
+        claims: [{ id: randomUUID(), key: "name", datatype: "STRING", required: true, array: false, claims: [], createdDate: now, lastModified: now }],
+        allowSuspension: false,
+        requiresWalletInstanceAttestation: false,
+        transactionCode: { type: "NUMERIC" as const, length: 6 },
+        createdDate: now,
+        lastModified: now,
+      };
+      const schemaB = { ...schemaA, id: randomUUID(), name: "a schema", schemaId: `urn:vct:${randomUUID()}` };
+      await storage.credentialSchemas.insert(schemaA);
+      await storage.credentialSchemas.insert(schemaB);
+      await expectCode(storage.credentialSchemas.insert({ ...schemaA, id: randomUUID(), name: "other" }), "BR_0007");
+      const loaded = await storage.credentialSchemas.get(schemaA.id);
+      expect(JSON.parse(JSON.stringify(loaded))).toEqual(JSON.parse(JSON.stringify(schemaA)));
+      const credential = (schemaId: string) => ({
+        id: randomUUID(),
+        organisationId: org.id,
+        credentialSchemaId: schemaId,
+        role: "ISSUER" as const,
+        state: "CREATED" as const,
+        protocol: "OPENID4VCI_FINAL1",
+        claims: [{ id: randomUUID(), claimSchemaId: schemaA.claims[0]!.id, path: "name", value: "Ada" }],
+        statusListIndex: 7,
+        createdDate: now,
+        lastModified: now,
+      });
+      const c1 = credential(schemaA.id);
+      const c2 = credential(schemaB.id);
+      await storage.credentials.insert(c1);
+      await storage.credentials.insert(c2);
+      expect(await storage.credentials.get(c1.id)).toEqual(c1);
+      const sorted = await storage.credentials.findMany(
+        { op: "in", column: "id", values: [c1.id, c2.id] },
+        { orderBy: [{ column: "name", direction: "ASC", from: { table: "credential_schema", on: { id: "credentialSchemaId" } } }] },
+      );
+      expect(sorted.map((c) => c.id)).toEqual([c2.id, c1.id]);
+      const byClaim = await storage.credentials.findMany({ op: "exists", table: "claim", on: { credentialId: "id" }, where: { op: "contains", column: "value", value: "ad" } });
+      expect(byClaim.map((c) => c.id).sort()).toEqual([c1.id, c2.id].sort());
+
+      const interaction = { id: randomUUID(), organisationId: org.id, interactionType: "ISSUANCE" as const, protocol: "OPENID4VCI_FINAL1", data: { credentialId: c1.id }, accessTokenHash: `h-${randomUUID()}`, txCodeAttempts: 0, expiresAt: now, createdDate: now, lastModified: now };
+      await storage.interactions.insert(interaction);
+      expect(await storage.interactions.findOne({ op: "eq", column: "accessTokenHash", value: interaction.accessTokenHash })).toEqual(interaction);
+      await expectCode(storage.interactions.insert({ ...interaction, id: randomUUID() }), "BR_0357");
+
+      const list = { id: randomUUID(), organisationId: org.id, issuerIdentifierId: randomUUID(), revocationMethod: "TOKENSTATUSLIST", bits: 2, size: 1024, createdDate: now, lastModified: now };
+      await storage.revocationLists.insert(list);
+      const entry = { id: `${list.id}:5`, listId: list.id, index: 5, credentialId: c1.id, status: 0, createdDate: now, lastModified: now };
+      await storage.revocationEntries.insert(entry);
+      await expectCode(storage.revocationEntries.insert({ ...entry, credentialId: c2.id }), "BR_0357");
+      const nonce = { id: randomUUID(), protocol: "OPENID4VCI_FINAL1", expiresAt: now, createdDate: now, lastModified: now };
+      await storage.nonces.insert(nonce);
+      const unused = { op: "isNull", column: "usedAt" } as const;
+      expect(await storage.nonces.update(nonce.id, { usedAt: now }, { where: unused })).toBe(true);
+      expect(await storage.nonces.update(nonce.id, { usedAt: now }, { where: unused })).toBe(false);
+    });
+
     it("keeps uniqueness and single-use updates under concurrent writers", async () => {
       const other = await fixture.openAnother();
       const tenant = organisation("Concurrency Org");

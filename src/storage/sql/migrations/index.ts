@@ -9,4 +9,5 @@ type MigrationStep = (db: Kysely<any>, dialect: SqlDialectName) => Promise<void>
 /** Versioned schema migrations, applied in order, each exactly once (tracked in kysely_migration). */
 export const MIGRATIONS: readonly { name: string; up: MigrationStep }[] = [
   { name: "0001-foundation", up: foundation.up },
+  { name: "0002-issuance", up: issuance.up },
 ];
