@@ -9,6 +9,8 @@ export interface RevocationList {
   bits: number;
   /** number of entries */
   size: number;
+  /** entries handed out so far (kept in the same transaction as each allocation) */
+  allocated: number;
   createdDate: Date;
   lastModified: Date;
 }

@@ -226,6 +226,7 @@ export const revocationListTable: TableSpec = {
     revocationMethod: "text",
     bits: "integer",
     size: "integer",
+    allocated: "integer",
     createdDate: "date",
     lastModified: "date",
   },

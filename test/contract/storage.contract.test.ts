@@ -406,7 +406,7 @@ for (const adapter of STORAGE_ADAPTERS) {
       expect(await storage.interactions.findOne({ op: "eq", column: "accessTokenHash", value: interaction.accessTokenHash })).toEqual(interaction);
       await expectCode(storage.interactions.insert({ ...interaction, id: randomUUID() }), "BR_0357");
 
-      const list = { id: randomUUID(), organisationId: org.id, issuerIdentifierId: randomUUID(), revocationMethod: "TOKENSTATUSLIST", bits: 2, size: 1024, createdDate: now, lastModified: now };
+      const list = { id: randomUUID(), organisationId: org.id, issuerIdentifierId: randomUUID(), revocationMethod: "TOKENSTATUSLIST", bits: 2, size: 1024, allocated: 0, createdDate: now, lastModified: now };
       await storage.revocationLists.insert(list);
       const entry = { id: `${list.id}:5`, listId: list.id, index: 5, credentialId: c1.id, status: 0, createdDate: now, lastModified: now };
       await storage.revocationEntries.insert(entry);

@@ -58,11 +58,9 @@ export function createStatusListService(deps: EngineDeps, settings: (method: str
       },
       { orderBy: [{ column: "createdDate", direction: "DESC" }] },
     );
-    for (const list of lists) {
-      // keep lists at most half full so random allocation stays cheap and indices stay unpredictable
-      const used = await tx.revocationEntries.count({ op: "eq", column: "listId", value: list.id });
-      if (used < list.size / 2) return list;
-    }
+    // keep lists at most half full so random allocation stays cheap and indices stay unpredictable
+    const open = lists.find((list) => list.allocated < list.size / 2);
+    if (open) return open;
     const now = clock.now();
     const list: RevocationList = {
       id: deps.newId(),
@@ -71,6 +69,7 @@ export function createStatusListService(deps: EngineDeps, settings: (method: str
       revocationMethod: method,
       bits: CREDKIT_STATUS_LIST_BITS,
       size: listSize,
+      allocated: 0,
       createdDate: now,
       lastModified: now,
     };
@@ -89,6 +88,8 @@ export function createStatusListService(deps: EngineDeps, settings: (method: str
         const id = `${list.id}:${index}`;
         if (await tx.revocationEntries.get(id)) continue;
         await tx.revocationEntries.insert({ id, listId: list.id, index, credentialId: credential.id, status: 0, createdDate: now, lastModified: now });
+        // an approximate fill level (concurrent allocations may under-count): it only decides when to open a new list
+        await tx.revocationLists.update(list.id, { allocated: list.allocated + 1 });
         return { listId: list.id, index };
       }
       throw new CredkitError("BR_0049", `no free index found in status list ${list.id}`);

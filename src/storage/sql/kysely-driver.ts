@@ -72,14 +72,17 @@ export class KyselyDriver implements TableDriver {
 
   async select(table: string, options: SelectOptions): Promise<Row[]> {
     let query = this.db.selectFrom(table).selectAll().where(this.where(table, options.where));
-    for (const { column, direction } of options.orderBy ?? []) {
-      if (this.info(table).columns[column] === undefined) throw new Error(`unknown column ${table}.${column}`);
+    for (const { column, direction, from } of options.orderBy ?? []) {
+      const source = from ? this.info(from.table) : this.info(table);
+      if (source.columns[column] === undefined) throw new Error(`unknown column ${source.table}.${column}`);
+      const value = from
+        ? sql`(select ${sql.ref(`o.${column}`)} from ${sql.table(from.table)} as ${sql.raw('"o"')} where ${sql.join(
+            Object.entries(from.on).map(([theirs, ours]) => sql`${sql.ref(`o.${theirs}`)} = ${sql.ref(`${table}.${ours}`)}`),
+            sql.raw(" and "),
+          )} limit 1)`
+        : sql.ref(`${table}.${column}`);
       // NULL sorts as the smallest value in every adapter (SQLite's default, explicit for PostgreSQL)
-      query = query.orderBy(
-        direction === "ASC"
-          ? sql`${sql.ref(`${table}.${column}`)} asc nulls first`
-          : sql`${sql.ref(`${table}.${column}`)} desc nulls last`,
-      );
+      query = query.orderBy(direction === "ASC" ? sql`${value} asc nulls first` : sql`${value} desc nulls last`);
     }
     if (options.limit !== undefined) query = query.limit(options.limit);
     if (options.offset !== undefined && options.offset > 0) {
