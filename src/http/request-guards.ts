@@ -41,6 +41,8 @@ export function requireJsonBody(options: RequireJsonBodyOptions): MiddlewareHand
     if (!BODY_METHODS.has(c.req.method)) return next();
     const raw = c.req.raw;
     const declared = raw.headers.get("content-length");
+    // refuse an oversized declared body before touching the stream (the 413 closes the connection)
+    if (declared !== null && Number(declared) > maxBytes) throw payloadTooLarge(maxBytes);
     if (raw.body === null || declared === "0") {
       c.set(JSON_BODY_VARIABLE, { present: false } satisfies ParsedJsonBody);
       return next();

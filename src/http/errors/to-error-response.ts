@@ -69,7 +69,8 @@ function codeResponse(status: number, code: ErrorCode, detail: string | undefine
   if (status === 401 || status === 403) return emptyResponse(status);
   const body: ErrorBody = { code, message: describeErrorCode(code).message };
   if (!options.hideCause && detail !== undefined && detail !== "") body.cause = { message: detail };
-  return jsonResponse(body, status);
+  // an unread oversized body is left on the wire: close the connection instead of keeping it alive
+  return jsonResponse(body, status, status === 413 ? { Connection: "close" } : undefined);
 }
 
 /** The 4xx status an error says it stands for (Hono `HTTPException`, `http-errors` style `status`/`statusCode`). */

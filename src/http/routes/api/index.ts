@@ -4,6 +4,7 @@ import { credentialSchemaRoutes } from "./credential-schema-routes.js";
 import { didRoutes } from "./did-routes.js";
 import { historyRoutes } from "./history-routes.js";
 import { identifierRoutes } from "./identifier-routes.js";
+import { interactionRoutes } from "./interaction-routes.js";
 import { keyRoutes } from "./key-routes.js";
 import { organisationRoutes } from "./organisation-routes.js";
 import { systemInfoRoutes } from "./system-info-routes.js";
@@ -16,6 +17,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...identifierRoutes,
   ...historyRoutes,
   ...credentialSchemaRoutes,
+  ...interactionRoutes,
   ...credentialRoutes,
   ...systemInfoRoutes,
 ];
