@@ -5,10 +5,14 @@ import type { CredkitConfig } from "./config/schema.js";
 import type { EngineDeps } from "./engines/common/engine-deps.js";
 import { type CredkitHttp, createHttpApp } from "./http/app.js";
 import { createHistoryService, type HistoryService } from "./engines/history/history-service.js";
+import { createHolderService, type HolderService } from "./engines/holder/holder-service.js";
 import { type CredentialSchemaService, createCredentialSchemaService } from "./engines/issuer/credential-schema-service.js";
 import { type CredentialService, createCredentialService } from "./engines/issuer/credential-service.js";
 import { createOpenid4vciIssuerService, type Openid4vciIssuerService } from "./engines/issuer/openid4vci/openid4vci-issuer-service.js";
 import { createStatusListService, type StatusListService } from "./engines/issuer/status-list-service.js";
+import { createOpenid4vpVerifier, type Openid4vpVerifier } from "./engines/verifier/openid4vp/openid4vp-verifier.js";
+import { createProofRequestService, type ProofRequestService } from "./engines/verifier/proof-request-service.js";
+import { createProofSchemaService, type ProofSchemaService } from "./engines/verifier/proof-schema-service.js";
 import { createDidService, type DidService } from "./engines/management/did-service.js";
 import { createIdentifierService, type IdentifierService } from "./engines/management/identifier-service.js";
 import { createKeyService, type KeyService } from "./engines/management/key-service.js";
@@ -46,6 +50,8 @@ export interface Credkit {
   readonly dids: DidService;
   readonly identifiers: IdentifierService;
   readonly history: HistoryService;
+  /** wallet: credential offers, accept / reject, revocation check of held credentials */
+  readonly holder: HolderService;
   readonly credentialSchemas: CredentialSchemaService;
   /** issuer-side credentials (create, offer, revoke, suspend, reactivate) and held credentials' detail/list */
   readonly credentials: CredentialService;
@@ -53,6 +59,11 @@ export interface Credkit {
   readonly openid4vci: Openid4vciIssuerService;
   /** token status lists of this deployment's issuers */
   readonly statusLists: StatusListService;
+  readonly proofSchemas: ProofSchemaService;
+  /** verifier-side proof requests */
+  readonly proofRequests: ProofRequestService;
+  /** OpenID4VP 1.0 verifier protocol (the /ssi endpoints, HTTP-free) */
+  readonly openid4vp: Openid4vpVerifier;
   /** outbound HTTP client every engine uses */
   readonly fetch: HttpClient;
   /** the HTTP surface (/api, /ssi, /.well-known, system endpoints), built on first use */
@@ -100,6 +111,9 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
   });
   const credentials = createCredentialService(deps, config, credentialSchemas, statusLists);
   const openid4vci = createOpenid4vciIssuerService(deps, config, dids, statusLists);
+  const proofSchemas = createProofSchemaService(deps, credentialSchemas);
+  const openid4vp = createOpenid4vpVerifier(deps, config, dids);
+  const proofRequests = createProofRequestService(deps, config, proofSchemas, openid4vp);
 
   let http: CredkitHttp | undefined;
   const kit: Credkit = {
@@ -116,10 +130,14 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     dids,
     identifiers: createIdentifierService(deps, dids),
     history: createHistoryService(deps),
+    holder: createHolderService(deps, { config, dids }),
     credentialSchemas,
     credentials,
     openid4vci,
     statusLists,
+    proofSchemas,
+    proofRequests,
+    openid4vp,
     publicConfig: () =>
       toPublicConfig(config, (block, name) => {
         if (block === "keyAlgorithm") return providers.keyAlgorithms.get(name)?.capabilities;

@@ -18,6 +18,8 @@ export interface Proof {
   webhookDestinationUrl?: string;
   /** human readable reason of an ERROR outcome (which validation failed) */
   errorReason?: string;
+  /** credentials (role VERIFIER) received in the presentation, per proof input order */
+  presentedCredentialIds?: string[];
   requestedDate?: Date;
   completedDate?: Date;
   retainUntilDate?: Date;

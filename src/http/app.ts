@@ -14,6 +14,7 @@ import type { ApiRoute } from "./routes/api-route.js";
 import { API_ROUTES } from "./routes/api/index.js";
 import { mountDidWebRoutes } from "./routes/ssi/did-web-routes.js";
 import { mountOpenid4vciRoutes } from "./routes/ssi/openid4vci-routes.js";
+import { mountOpenid4vpRoutes } from "./routes/ssi/openid4vp-routes.js";
 import { mountSystemRoutes } from "./routes/system-routes.js";
 
 export interface HttpAppOptions {
@@ -75,6 +76,7 @@ export function createHttpApp(kit: Credkit, options: HttpAppOptions = {}): Credk
   if (config.enableExternalEndpoints) {
     mountDidWebRoutes(app as unknown as Hono, kit);
     mountOpenid4vciRoutes(app as unknown as Hono, kit);
+    mountOpenid4vpRoutes(app as unknown as Hono, kit);
   }
 
   if (config.enableManagementEndpoints) {

@@ -8,6 +8,8 @@ import type { HistoryEvent } from "../domain/history.js";
 import type { Certificate, Identifier } from "../domain/identifier.js";
 import type { Key } from "../domain/key.js";
 import type { Organisation } from "../domain/organisation.js";
+import type { Proof } from "../domain/proof.js";
+import type { ProofSchema } from "../domain/proof-schema.js";
 
 export type Scalar = string | number | boolean | Date | null;
 
@@ -80,6 +82,8 @@ export interface StorageRepositories {
   readonly revocationLists: Repository<RevocationList>;
   readonly revocationEntries: Repository<RevocationEntry>;
   readonly nonces: Repository<Nonce>;
+  readonly proofSchemas: Repository<ProofSchema>;
+  readonly proofs: Repository<Proof>;
 }
 
 /** The persistence port. `transaction` runs `fn` atomically: every write through `tx` commits or none does. */

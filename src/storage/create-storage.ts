@@ -12,6 +12,8 @@ import {
   keyTable,
   nonceTable,
   organisationTable,
+  proofSchemaTable,
+  proofTable,
   revocationEntryTable,
   revocationListTable,
 } from "./tables.js";
@@ -32,6 +34,8 @@ export function createStorage(driver: TableDriver): Storage {
     revocationLists: createRepository(driver, revocationListTable),
     revocationEntries: createRepository(driver, revocationEntryTable),
     nonces: createRepository(driver, nonceTable),
+    proofSchemas: createRepository(driver, proofSchemaTable),
+    proofs: createRepository(driver, proofTable),
     transaction: (fn) => driver.transaction((txDriver) => fn(txDriver === driver ? storage : createStorage(txDriver))),
     close: () => driver.close(),
   };

@@ -263,6 +263,58 @@ export const ISSUANCE_TABLES: readonly TableSpec[] = [
   nonceTable,
 ];
 
+
+export const proofSchemaTable: TableSpec = {
+  table: "proof_schema",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    name: "text",
+    expireDuration: "integer",
+    importedSourceUrl: "text",
+    proofInputSchemas: "json",
+    createdDate: "date",
+    lastModified: "date",
+    deletedAt: "date",
+  },
+  unique: [
+    { name: "proof_schema_pkey", columns: ["id"], code: "BR_0015" },
+    { name: "proof_schema_organisation_name_uq", columns: ["organisationId", "name"], whereNull: ["deletedAt"], code: "BR_0015" },
+  ],
+};
+
+export const proofTable: TableSpec = {
+  table: "proof",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    role: "text",
+    state: "text",
+    protocol: "text",
+    proofSchemaId: "text",
+    verifierIdentifierId: "text",
+    verifierKeyId: "text",
+    verifierCertificateId: "text",
+    interactionId: "text",
+    transport: "text",
+    redirectUri: "text",
+    profile: "text",
+    webhookDestinationUrl: "text",
+    errorReason: "text",
+    presentedCredentialIds: "json",
+    requestedDate: "date",
+    completedDate: "date",
+    retainUntilDate: "date",
+    claimsRemovedAt: "date",
+    createdDate: "date",
+    lastModified: "date",
+  },
+  unique: [{ name: "proof_pkey", columns: ["id"], code: "BR_0357" }],
+};
+
+/** Tables of the verification capability (migration 0003). */
+export const VERIFICATION_TABLES: readonly TableSpec[] = [proofSchemaTable, proofTable];
+
 export const ALL_TABLES: readonly TableSpec[] = [
   organisationTable,
   keyTable,
@@ -271,4 +323,5 @@ export const ALL_TABLES: readonly TableSpec[] = [
   certificateTable,
   historyTable,
   ...ISSUANCE_TABLES,
+  ...VERIFICATION_TABLES,
 ];

@@ -4,6 +4,7 @@ import type { ConfigOverrides } from "../../src/config/load-config.js";
 import type { Credkit } from "../../src/credkit.js";
 import { credkitNode } from "../../src/http/mount.js";
 import type { Clock } from "../../src/ports/clock.js";
+import type { Storage } from "../../src/ports/storage.js";
 import { createTestKit } from "../../src/testing/create-test-kit.js";
 import { type ApiResponse, createApiClient } from "./http-harness.js";
 
@@ -36,6 +37,8 @@ export interface IssuerFixtureOptions extends SchemaOptions {
   /** also create an ECDSA (P-256) KEY identifier */
   keyIdentifier?: boolean;
   clock?: Clock;
+  /** default in-memory storage (see `withLatency` to make concurrent requests interleave) */
+  storage?: Storage;
   /** extra configuration, merged under the fixture's coreBaseUrl */
   config?: ConfigOverrides;
 }
@@ -89,8 +92,59 @@ export interface IssuerFixture extends SchemaHandle {
   close(): Promise<void>;
 }
 
+const REPOSITORIES = [
+  "organisations",
+  "keys",
+  "dids",
+  "identifiers",
+  "certificates",
+  "history",
+  "credentialSchemas",
+  "credentials",
+  "interactions",
+  "revocationLists",
+  "revocationEntries",
+  "nonces",
+  "proofSchemas",
+  "proofs",
+] as const;
+
+/**
+ * Storage whose every repository call first waits a random 0..maxMs milliseconds, like a database round trip. In-memory
+ * calls otherwise resolve in microtasks, so concurrent HTTP requests would run one after the other and races (double
+ * redemption, shared tx_code attempts) would never show.
+ */
+export function withLatency(storage: Storage, maxMs = 3): Storage {
+  const pause = () => new Promise<void>((resolve) => setTimeout(resolve, Math.floor(Math.random() * (maxMs + 1))));
+  const wrap = (inner: Storage): Storage => {
+    const repositories = Object.fromEntries(
+      REPOSITORIES.map((name) => {
+        const repository = inner[name] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+        const wrapped = Object.fromEntries(
+          Object.keys(repository).map((method) => [
+            method,
+            async (...args: unknown[]) => {
+              await pause();
+              return repository[method]!(...args);
+            },
+          ]),
+        );
+        return [name, wrapped];
+      }),
+    );
+    return {
+      ...(repositories as unknown as Omit<Storage, "kind" | "transaction" | "close">),
+      kind: inner.kind,
+      transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))),
+      close: () => inner.close(),
+    };
+  };
+  return wrap(storage);
+}
+
 function expectStatus(response: ApiResponse, status: number, what: string): ApiResponse {
-  if (response.status !== status) throw new Error(`${what}: expected HTTP ${status}, got ${response.status} ${response.text}`);
+  if (response.status !== status)
+    throw new Error(`${what}: expected HTTP ${status}, got ${response.status} ${response.text}`);
   return response;
 }
 
@@ -99,7 +153,7 @@ export function toClaimValues(claims: ClaimTree, claimIds: Record<string, string
   const values: { claimId: string; path: string; value: string }[] = [];
   const walk = (value: unknown, path: string, shape: string) => {
     if (Array.isArray(value)) {
-      value.forEach((item, index) => walk(item, `${path}/${index}`, shape));
+      for (const [index, item] of value.entries()) walk(item, `${path}/${index}`, shape);
     } else if (value !== null && typeof value === "object") {
       for (const [key, child] of Object.entries(value)) walk(child, `${path}/${key}`, `${shape}/${key}`);
     } else {
@@ -132,6 +186,7 @@ export async function startIssuerFixture(options: IssuerFixtureOptions = {}): Pr
     kit = await createTestKit({
       config: { ...options.config, app: { ...options.config?.app, coreBaseUrl: baseUrl } },
       ...(options.clock && { clock: options.clock }),
+      ...(options.storage && { storage: options.storage }),
     });
   } catch (error) {
     await closeServer();
@@ -145,11 +200,21 @@ export async function startIssuerFixture(options: IssuerFixtureOptions = {}): Pr
   };
 
   try {
-    const organisationId = expectStatus(await api("POST", "/api/organisation/v1", { name: `Issuer ${baseUrl}` }), 201, "organisation").json
-      .id as string;
+    const organisationId = expectStatus(
+      await api("POST", "/api/organisation/v1", { name: `Issuer ${baseUrl}` }),
+      201,
+      "organisation",
+    ).json.id as string;
     const createKey = async (keyType: "EDDSA" | "ECDSA", name: string) =>
       expectStatus(
-        await api("POST", "/api/key/v1", { organisationId, keyType, keyParams: {}, name, storageType: "INTERNAL", storageParams: {} }),
+        await api("POST", "/api/key/v1", {
+          organisationId,
+          keyType,
+          keyParams: {},
+          name,
+          storageType: "INTERNAL",
+          storageParams: {},
+        }),
         201,
         `key ${keyType}`,
       ).json.id as string;
@@ -161,13 +226,20 @@ export async function startIssuerFixture(options: IssuerFixtureOptions = {}): Pr
         name: "issuer did:key",
         did: {
           method: "KEY",
-          keys: { authentication: [eddsaKey], assertionMethod: [eddsaKey], keyAgreement: [], capabilityInvocation: [], capabilityDelegation: [] },
+          keys: {
+            authentication: [eddsaKey],
+            assertionMethod: [eddsaKey],
+            keyAgreement: [],
+            capabilityInvocation: [],
+            capabilityDelegation: [],
+          },
         },
       }),
       201,
       "DID identifier",
     ).json.id as string;
-    const did = expectStatus(await api("GET", `/api/identifier/v1/${didIdentifierId}`), 200, "identifier detail").json.did.did as string;
+    const did = expectStatus(await api("GET", `/api/identifier/v1/${didIdentifierId}`), 200, "identifier detail").json
+      .did.did as string;
 
     let keyIdentifierId: string | undefined;
     if (options.keyIdentifier) {
@@ -272,7 +344,8 @@ export async function startIssuerFixture(options: IssuerFixtureOptions = {}): Pr
       schema,
       addSchema,
       async credentialState(credentialId) {
-        return expectStatus(await api("GET", `/api/credential/v1/${credentialId}`), 200, "credential detail").json.state as string;
+        return expectStatus(await api("GET", `/api/credential/v1/${credentialId}`), 200, "credential detail").json
+          .state as string;
       },
       close,
     };

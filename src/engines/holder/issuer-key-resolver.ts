@@ -39,7 +39,10 @@ export function createIssuerKeyResolver(options: IssuerKeyResolverOptions): Issu
   const documents = new Map<string, Promise<DidDocument>>();
 
   async function loadJwks(issuer: string): Promise<PublicJwk[]> {
-    const url = insertedWellKnownUrl(options.http.checkUrl(issuer, "credential issuer", "BR_0355").href, "jwt-vc-issuer");
+    const url = insertedWellKnownUrl(
+      options.http.checkUrl(issuer, "credential issuer", "BR_0355").href,
+      "jwt-vc-issuer",
+    );
     const metadata = await options.http.getJson("JWT VC issuer metadata", url, jwtVcIssuerMetadataSchema, "BR_0355");
     if (metadata.issuer.replace(/\/+$/, "") !== issuer.replace(/\/+$/, "")) {
       throw reject(`JWT VC issuer metadata of ${issuer} names another issuer: ${metadata.issuer}`);

@@ -70,7 +70,21 @@ export function mergeClaimSchemas(
     return found;
   }
 
-  function addValue(nodes: ClaimSchema[], name: string, value: unknown): void {
+  // disclosure order is random: new nodes follow the metadata's claim order, then the claim names' order
+  const rank = new Map<string, number>();
+  declared.forEach((description, index) => {
+    const names = description.path.filter((segment): segment is string => typeof segment === "string");
+    for (let length = 1; length <= names.length; length++) {
+      const prefix = names.slice(0, length).join("/");
+      if (!rank.has(prefix)) rank.set(prefix, index);
+    }
+  });
+  const ordered = (object: Record<string, unknown>, parent: string): [string, unknown][] => {
+    const rankOf = (name: string) => rank.get(parent ? `${parent}/${name}` : name) ?? Number.MAX_SAFE_INTEGER;
+    return Object.entries(object).sort(([a], [b]) => rankOf(a) - rankOf(b) || (a < b ? -1 : a > b ? 1 : 0));
+  };
+
+  function addValue(nodes: ClaimSchema[], name: string, value: unknown, parent: string): void {
     const array = Array.isArray(value);
     const items = array ? (value as unknown[]) : [value];
     const sample = items.find((item) => item !== null && item !== undefined);
@@ -78,9 +92,10 @@ export function mergeClaimSchemas(
     if (datatype === undefined && !array) return;
     const target = node(nodes, claimKey(name), datatype ?? "STRING", array);
     if (target.datatype !== "OBJECT") return;
+    const path = parent ? `${parent}/${name}` : name;
     for (const item of items) {
       if (!isObject(item)) continue;
-      for (const [childName, childValue] of Object.entries(item)) addValue(target.claims, childName, childValue);
+      for (const [childName, childValue] of ordered(item, path)) addValue(target.claims, childName, childValue, path);
     }
   }
 
@@ -105,7 +120,7 @@ export function mergeClaimSchemas(
     }
   }
 
-  for (const [name, value] of Object.entries(claims)) addValue(tree, name, value);
+  for (const [name, value] of ordered(claims, "")) addValue(tree, name, value, "");
   for (const description of declared) addDeclared(description);
   return { claims: tree, changed };
 }
@@ -133,7 +148,7 @@ export function flattenClaims(
 
   function visit(node: ClaimSchema, path: string, value: unknown): void {
     if (node.array && Array.isArray(value)) {
-      value.forEach((item, index) => leaf(node, `${path}/${index}`, item));
+      for (const [index, item] of value.entries()) leaf(node, `${path}/${index}`, item);
       return;
     }
     leaf(node, path, value);

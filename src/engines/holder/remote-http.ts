@@ -84,9 +84,13 @@ export function createRemoteHttp(options: RemoteHttpOptions): RemoteHttp {
     try {
       text = await response.text();
     } catch (error) {
-      throw new CredkitError("BR_0347", `${step}: ${method} ${url}: reading the answer failed: ${describeNetworkError(error)}`, {
-        cause: error,
-      });
+      throw new CredkitError(
+        "BR_0347",
+        `${step}: ${method} ${url}: reading the answer failed: ${describeNetworkError(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
     return { method, url, status: response.status, ok: response.ok, headers: response.headers, text };
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CredkitError } from "../../../errors/credkit-error.js";
-import { parseJsonBody, readOAuthError, type RemoteHttp, statusError } from "../remote-http.js";
+import { parseJsonBody, type RemoteHttp, readOAuthError, statusError } from "../remote-http.js";
 
 /** Credential Response (OpenID4VCI 1.0 §8.3); `credential` is the single-credential form of earlier drafts. */
 const credentialResponseSchema = z
@@ -34,7 +34,10 @@ export type CredentialRequestOutcome =
  * `invalid_nonce` is returned to the caller for one retry, `invalid_proof` is BR_0173, other refusals BR_0360;
  * deferred issuance (202 / transaction_id, §9) is not supported (BR_0111).
  */
-export async function requestCredential(http: RemoteHttp, input: CredentialRequestInput): Promise<CredentialRequestOutcome> {
+export async function requestCredential(
+  http: RemoteHttp,
+  input: CredentialRequestInput,
+): Promise<CredentialRequestOutcome> {
   const step = "credential request";
   const url = http.checkUrl(input.credentialEndpoint, "credential_endpoint", "BR_0360").href;
   const body: Record<string, unknown> = { credential_configuration_id: input.credentialConfigurationId };
@@ -52,7 +55,9 @@ export async function requestCredential(http: RemoteHttp, input: CredentialReque
     const oauth = readOAuthError(response);
     const reason = oauth ? `${oauth.error}${oauth.description ? ` (${oauth.description})` : ""}` : undefined;
     if (oauth?.error === "invalid_nonce") {
-      return oauth.description === undefined ? { kind: "invalid_nonce" } : { kind: "invalid_nonce", description: oauth.description };
+      return oauth.description === undefined
+        ? { kind: "invalid_nonce" }
+        : { kind: "invalid_nonce", description: oauth.description };
     }
     if (oauth?.error === "invalid_proof") {
       throw new CredkitError("BR_0173", `${step}: the issuer rejected the key proof: ${reason}`);

@@ -24,7 +24,9 @@ export interface ProofJwtInput {
  */
 export function createProofJwt(input: ProofJwtInput): Promise<string> {
   const header: Record<string, unknown> =
-    "kid" in input.holder ? { typ: PROOF_JWT_TYP, kid: input.holder.kid } : { typ: PROOF_JWT_TYP, jwk: input.holder.jwk };
+    "kid" in input.holder
+      ? { typ: PROOF_JWT_TYP, kid: input.holder.kid }
+      : { typ: PROOF_JWT_TYP, jwk: input.holder.jwk };
   const payload: Record<string, unknown> = { aud: input.audience, iat: numericDateOf(input.issuedAt) };
   if (input.nonce !== undefined) payload.nonce = input.nonce;
   return signCompactJws(header, payload, input.signer);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CredkitError } from "../../../errors/credkit-error.js";
-import { parseJsonBody, readOAuthError, type RemoteHttp, statusError } from "../remote-http.js";
+import { parseJsonBody, type RemoteHttp, readOAuthError, statusError } from "../remote-http.js";
 import { PRE_AUTHORIZED_CODE_GRANT } from "./credential-offer.js";
 
 /** Token Response (OpenID4VCI 1.0 §6.2, RFC 6749 §5.1). */
@@ -34,7 +34,10 @@ export async function requestPreAuthorizedToken(
 ): Promise<TokenResponse> {
   const step = "token request";
   const url = http.checkUrl(request.tokenEndpoint, "token_endpoint", "BR_0360").href;
-  const form = new URLSearchParams({ grant_type: PRE_AUTHORIZED_CODE_GRANT, "pre-authorized_code": request.preAuthorizedCode });
+  const form = new URLSearchParams({
+    grant_type: PRE_AUTHORIZED_CODE_GRANT,
+    "pre-authorized_code": request.preAuthorizedCode,
+  });
   if (request.txCode !== undefined) form.set("tx_code", request.txCode);
   const response = await http.send(step, url, {
     method: "POST",

@@ -118,6 +118,33 @@ export function createOpenid4vciIssuerService(
     });
   }
 
+  /**
+   * Takes one of the bounded transaction-code attempts before the code is compared, so that concurrent guesses cannot
+   * share an attempt (a compare-and-set on the counter, retried when another request got there first).
+   */
+  async function reserveTxCodeAttempt(interaction: Interaction, maxAttempts: number): Promise<void> {
+    let current: Interaction | undefined = interaction;
+    for (let tries = 0; current && tries < 100; tries++) {
+      const attempts = current.txCodeAttempts ?? 0;
+      if (attempts >= maxAttempts || (current.data as IssuerInteractionData).exhausted) {
+        throw new OAuthError("invalid_grant", "too many wrong transaction codes; ask the issuer for a new offer");
+      }
+      const reserved = await storage.interactions.update(
+        current.id,
+        { txCodeAttempts: attempts + 1, lastModified: clock.now() },
+        {
+          where:
+            current.txCodeAttempts === undefined || current.txCodeAttempts === null
+              ? { op: "isNull", column: "txCodeAttempts" }
+              : { op: "eq", column: "txCodeAttempts", value: attempts },
+        },
+      );
+      if (reserved) return;
+      current = await storage.interactions.get(current.id);
+    }
+    throw new OAuthError("invalid_grant", "pre-authorized code unknown or already used");
+  }
+
   async function markExpired(credentialId: string) {
     const now = clock.now();
     await storage.credentials.update(credentialId, { state: "INTERACTION_EXPIRED", lastModified: now }, { where: { op: "eq", column: "state", value: "PENDING" } });
@@ -207,10 +234,13 @@ export function createOpenid4vciIssuerService(
     async token(schemaId, form) {
       const schema = await loadSchema(schemaId);
       const grantType = form.get("grant_type");
+      // RFC 6749 §5.2: a missing required parameter is invalid_request, an unknown grant unsupported_grant_type
+      if (!grantType) throw new OAuthError("invalid_request", "grant_type is required");
       if (grantType !== PRE_AUTHORIZED_GRANT) {
-        throw new OAuthError("unsupported_grant_type", `grant_type ${grantType ?? "(missing)"} is not supported`);
+        throw new OAuthError("unsupported_grant_type", `grant_type ${grantType} is not supported`);
       }
-      const code = form.get("pre-authorized_code") ?? "";
+      const code = form.get("pre-authorized_code");
+      if (!code) throw new OAuthError("invalid_request", "pre-authorized_code is required");
       const interaction = /^[0-9a-f-]{36}$/i.test(code) ? await storage.interactions.get(code) : undefined;
       const data = interaction?.data as IssuerInteractionData | undefined;
       if (!interaction || !data?.credentialId || interaction.accessTokenHash) {
@@ -226,19 +256,16 @@ export function createOpenid4vciIssuerService(
         await markExpired(credential.id);
         throw new OAuthError("invalid_grant", "pre-authorized code expired");
       }
+      const txCode = form.get("tx_code");
       if (data.txCodeHash) {
-        if (data.exhausted) throw new OAuthError("invalid_grant", "too many wrong transaction codes; ask the issuer for a new offer");
-        const txCode = form.get("tx_code");
-        if (!txCode || !matchesSecretHash(txCode, data.txCodeHash)) {
-          const attempts = (interaction.txCodeAttempts ?? 0) + 1;
-          const exhausted = attempts >= settings.txCodeMaxAttempts;
-          await storage.interactions.update(
-            interaction.id,
-            { txCodeAttempts: attempts, ...(exhausted && { data: { ...data, exhausted: true } }), lastModified: now },
-            { where: { op: "eq", column: "txCodeAttempts", value: interaction.txCodeAttempts ?? 0 } },
-          );
-          throw new OAuthError("invalid_grant", txCode ? "transaction code is wrong" : "transaction code required");
+        // OpenID4VCI 1.0 §6.3: a missing tx_code is invalid_request, a wrong one invalid_grant
+        if (!txCode) throw new OAuthError("invalid_request", "tx_code is required for this offer");
+        await reserveTxCodeAttempt(interaction, settings.txCodeMaxAttempts);
+        if (!matchesSecretHash(txCode, data.txCodeHash)) {
+          throw new OAuthError("invalid_grant", "transaction code is wrong");
         }
+      } else if (txCode !== null) {
+        throw new OAuthError("invalid_request", "this offer has no transaction code");
       }
       const accessToken = randomBytes(32).toString("base64url");
       const expiresAt = new Date(now.getTime() + settings.tokenExpiresIn * 1000);

@@ -7,6 +7,8 @@ import { identifierRoutes } from "./identifier-routes.js";
 import { interactionRoutes } from "./interaction-routes.js";
 import { keyRoutes } from "./key-routes.js";
 import { organisationRoutes } from "./organisation-routes.js";
+import { proofRequestRoutes } from "./proof-request-routes.js";
+import { proofSchemaRoutes } from "./proof-schema-routes.js";
 import { systemInfoRoutes } from "./system-info-routes.js";
 
 /** Every management route; the app mounts these and the OpenAPI document describes them. */
@@ -19,5 +21,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...credentialSchemaRoutes,
   ...interactionRoutes,
   ...credentialRoutes,
+  ...proofSchemaRoutes,
+  ...proofRequestRoutes,
   ...systemInfoRoutes,
 ];

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { SqlDialectName } from "../kysely-driver.js";
 import * as foundation from "./0001-foundation.js";
 import * as issuance from "./0002-issuance.js";
+import * as verification from "./0003-verification.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations work on an untyped schema
 type MigrationStep = (db: Kysely<any>, dialect: SqlDialectName) => Promise<void>;
@@ -10,4 +11,5 @@ type MigrationStep = (db: Kysely<any>, dialect: SqlDialectName) => Promise<void>
 export const MIGRATIONS: readonly { name: string; up: MigrationStep }[] = [
   { name: "0001-foundation", up: foundation.up },
   { name: "0002-issuance", up: issuance.up },
+  { name: "0003-verification", up: verification.up },
 ];

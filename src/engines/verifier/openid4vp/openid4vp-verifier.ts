@@ -1,0 +1,399 @@
+import { randomBytes } from "node:crypto";
+import { compactDecrypt, exportJWK, generateKeyPair, importJWK } from "jose";
+import type { CredkitConfig } from "../../../config/schema.js";
+import type { Credential } from "../../../domain/credential.js";
+import type { CredentialSchema } from "../../../domain/credential-schema.js";
+import type { ProofState } from "../../../domain/enums.js";
+import type { Proof } from "../../../domain/proof.js";
+import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
+import type { ParsedPresentation } from "../../../ports/credential-formatter.js";
+import { getFormatter } from "../../../providers/registry.js";
+import type { CallContext } from "../../common/call-context.js";
+import type { EngineDeps } from "../../common/engine-deps.js";
+import { recordHistory } from "../../history/record-history.js";
+import { createIssuerKeyResolver } from "../../holder/issuer-key-resolver.js";
+import { createRemoteHttp } from "../../holder/remote-http.js";
+import { createStatusListReader } from "../../holder/status-list-reader.js";
+import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
+import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
+import type { DidService } from "../../management/did-service.js";
+import { signCompactJws } from "../../../providers/jose/sign-compact-jws.js";
+import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
+import { claimsFromDocument } from "./claims-from-document.js";
+import type { VerifierInteractionData } from "./verifier-interaction.js";
+
+const FINAL = "/ssi/openid4vp/final-1.0";
+
+export interface Openid4vpVerifier {
+  /** creates the request (interaction, nonce, DCQL query) and answers the `openid4vp://` URL */
+  share(
+    proof: Proof,
+    next: ProofState,
+    params: { clientIdScheme?: string; responseMode?: "direct_post" | "direct_post.jwt" },
+    context: CallContext,
+  ): Promise<{ url: string; expiresAt?: Date }>;
+  /** GET {FINAL}/{proofId}/client-request: the request object (JAR, `application/oauth-authz-req+jwt`) */
+  requestObject(proofId: string): Promise<string>;
+  /** POST {FINAL}/response: direct_post (vp_token) or direct_post.jwt (response = JWE) */
+  response(form: URLSearchParams): Promise<{ redirect_uri?: string }>;
+  /** pending requests past `interactionExpiresIn` → INTERACTION_EXPIRED; returns how many */
+  expireRequests(): Promise<number>;
+}
+
+interface VerifierSettings {
+  urlScheme: string;
+  interactionExpiresIn: number;
+  leeway: number;
+  responseMode: "direct_post" | "direct_post.jwt";
+  supportedClientIdSchemes: string[];
+}
+
+/** A readable validation failure: the proof ends in ERROR with this reason. */
+class PresentationRejected extends Error {}
+
+function getPath(document: unknown, path: readonly (string | number | null)[]): boolean {
+  let current: unknown[] = [document];
+  for (const step of path) {
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (step === null) {
+        if (Array.isArray(value)) next.push(...value);
+      } else if (typeof step === "number") {
+        if (Array.isArray(value) && step < value.length) next.push(value[step]);
+      } else if (typeof value === "object" && value !== null && !Array.isArray(value) && step in value) {
+        next.push((value as Record<string, unknown>)[step]);
+      }
+    }
+    current = next;
+  }
+  return current.length > 0;
+}
+
+/** OpenID4VP 1.0 verifier (DCQL, direct_post and direct_post.jwt), HTTP-free. */
+export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig, dids: DidService): Openid4vpVerifier {
+  const { storage, clock, providers } = deps;
+
+  function settings(protocolId: string): VerifierSettings {
+    const entry = config.verificationProtocol[protocolId];
+    const p = { ...entry?.params.public, ...entry?.params.private } as Record<string, unknown>;
+    const verifier = (p.verifier ?? {}) as Record<string, unknown>;
+    return {
+      urlScheme: typeof p.urlScheme === "string" ? p.urlScheme : "openid4vp",
+      interactionExpiresIn: typeof verifier.interactionExpiresIn === "number" ? verifier.interactionExpiresIn : 3600,
+      leeway: typeof p.leeway === "number" ? p.leeway : 60,
+      responseMode: verifier.responseMode === "direct_post.jwt" ? "direct_post.jwt" : "direct_post",
+      supportedClientIdSchemes: Array.isArray(verifier.supportedClientIdSchemes) ? (verifier.supportedClientIdSchemes as string[]) : ["redirect_uri", "decentralized_identifier"],
+    };
+  }
+
+  async function fail(proof: Proof, interactionId: string, reason: string): Promise<never> {
+    const now = clock.now();
+    await storage.transaction(async (tx) => {
+      const changed = await tx.proofs.update(
+        proof.id,
+        { state: "ERROR", errorReason: reason, completedDate: now, lastModified: now },
+        { where: { op: "in", column: "state", values: ["PENDING", "REQUESTED"] } },
+      );
+      await tx.interactions.delete(interactionId);
+      if (changed) {
+        await recordHistory(deps, tx, {}, {
+          action: "ERRORED",
+          entityType: "PROOF",
+          entityId: proof.id,
+          name: reason.slice(0, 255),
+          organisationId: proof.organisationId,
+          metadata: { ErrorMetadata: { errorCode: "BR_0291", message: reason } },
+        });
+      }
+    });
+    throw new OAuthError("invalid_request", reason);
+  }
+
+  async function verifyOne(
+    query: DcqlCredentialQuery,
+    presentation: string,
+    data: VerifierInteractionData,
+    schema: CredentialSchema,
+    requiredPaths: (string | null)[][],
+    leeway: number,
+  ): Promise<ParsedPresentation> {
+    const http = createRemoteHttp({ fetch: deps.fetch, allowInsecureHttp: config.app.http.allowInsecureHttpTransport });
+    const resolveIssuerKey = createIssuerKeyResolver({ resolveDid: (did) => dids.resolve(did), http });
+    const now = clock.now();
+    let parsed: ParsedPresentation;
+    try {
+      parsed = await getFormatter(providers, schema.format).verifyPresentation(presentation, {
+        resolveIssuerKey,
+        now,
+        leeway,
+        keyBinding: { audience: data.clientId, nonce: data.nonce },
+      });
+    } catch (error) {
+      throw new PresentationRejected(`${query.id}: ${isCredkitError(error) ? (error.detail ?? error.message) : "presentation invalid"}`);
+    }
+    if (parsed.type !== schema.schemaId) throw new PresentationRejected(`${query.id}: vct ${parsed.type} is not the requested ${schema.schemaId}`);
+    for (const path of requiredPaths) {
+      if (!getPath(parsed.disclosedClaims, path)) throw new PresentationRejected(`${query.id}: requested claim ${path.map((p) => p ?? "*").join(".")} not disclosed`);
+    }
+    if (parsed.status) {
+      const reader = createStatusListReader({ http, resolveIssuerKey, jwsVerifier: providers.jwsVerifier, now, leeway });
+      let status: number;
+      try {
+        status = await reader.read(parsed.status, parsed.issuer);
+      } catch (error) {
+        throw new PresentationRejected(`${query.id}: status list could not be checked: ${isCredkitError(error) ? (error.detail ?? error.message) : "error"}`);
+      }
+      if (status === 1) throw new PresentationRejected(`${query.id}: credential is revoked`);
+      if (status === 2) throw new PresentationRejected(`${query.id}: credential is suspended`);
+      if (status !== 0) throw new PresentationRejected(`${query.id}: credential status is ${status}`);
+    }
+    return parsed;
+  }
+
+  return {
+    async share(proof, next, params, context) {
+      const protocol = settings(proof.protocol);
+      const schema = proof.proofSchemaId ? await storage.proofSchemas.get(proof.proofSchemaId) : undefined;
+      if (!schema) throw new CredkitError("BR_0014", "proof schema not found");
+      const inputs = [];
+      for (const input of schema.proofInputSchemas) {
+        const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
+        if (!credentialSchema) throw new CredkitError("BR_0006", `credential schema ${input.credentialSchemaId} not found`);
+        inputs.push({ input, schema: credentialSchema });
+      }
+      const verifier = proof.verifierIdentifierId ? await storage.identifiers.get(proof.verifierIdentifierId) : undefined;
+      const requested = params.clientIdScheme === "did" ? "decentralized_identifier" : params.clientIdScheme;
+      const scheme = requested ?? (verifier?.type === "DID" ? "decentralized_identifier" : "redirect_uri");
+      if (!protocol.supportedClientIdSchemes.includes(scheme) && !(scheme === "decentralized_identifier" && protocol.supportedClientIdSchemes.includes("did"))) {
+        throw new CredkitError("BR_0112", `client_id prefix ${scheme} is not enabled for ${proof.protocol}`);
+      }
+      const responseUri = `${deps.baseUrl}${FINAL}/response`;
+      let clientId: string;
+      if (scheme === "redirect_uri") clientId = `redirect_uri:${responseUri}`;
+      else if (scheme === "decentralized_identifier") {
+        if (!verifier || verifier.type !== "DID" || !verifier.didId) {
+          throw new CredkitError("BR_0084", "the decentralized_identifier prefix needs a DID verifier identifier");
+        }
+        const did = await storage.dids.get(verifier.didId);
+        clientId = `decentralized_identifier:${did!.did}`;
+      } else {
+        throw new CredkitError("BR_0112", `client_id prefix ${scheme} needs X.509 certificates or attestations, which this build does not provide yet`);
+      }
+      const responseMode = params.responseMode ?? protocol.responseMode;
+      const interactionId = deps.newId();
+      let encryptionJwk: Record<string, unknown> | undefined;
+      if (responseMode === "direct_post.jwt") {
+        const pair = await generateKeyPair("ECDH-ES", { crv: "P-256", extractable: true });
+        // kid = the interaction id, so an encrypted response finds its request without trusting anything else in it
+        encryptionJwk = { ...(await exportJWK(pair.privateKey)), kid: interactionId, use: "enc", alg: "ECDH-ES" };
+      }
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + protocol.interactionExpiresIn * 1000);
+      const data: VerifierInteractionData = {
+        proofId: proof.id,
+        nonce: randomBytes(24).toString("base64url"),
+        clientId,
+        responseUri,
+        responseMode,
+        dcqlQuery: buildDcqlQuery(inputs),
+        ...(encryptionJwk && { encryptionJwk }),
+      };
+      await storage.transaction(async (tx) => {
+        const changed = await tx.proofs.update(
+          proof.id,
+          { state: next, interactionId, requestedDate: now, lastModified: now },
+          { where: { op: "eq", column: "state", value: proof.state } },
+        );
+        if (!changed) throw new CredkitError("BR_0013", "the proof request changed state concurrently");
+        if (proof.interactionId) await tx.interactions.delete(proof.interactionId);
+        await tx.interactions.insert({ id: interactionId, organisationId: proof.organisationId, interactionType: "VERIFICATION", protocol: proof.protocol, data, expiresAt, createdDate: now, lastModified: now });
+        await recordHistory(deps, tx, context, { action: "SHARED", entityType: "PROOF", entityId: proof.id, name: schema.name, organisationId: proof.organisationId });
+      });
+      const requestUri = `${deps.baseUrl}${FINAL}/${proof.id}/client-request`;
+      return {
+        url: `${protocol.urlScheme}://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}`,
+        expiresAt,
+      };
+    },
+
+    async requestObject(proofId) {
+      const proof = await storage.proofs.get(proofId);
+      if (!proof || proof.role !== "VERIFIER" || !proof.interactionId || !["PENDING", "REQUESTED"].includes(proof.state)) {
+        throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
+      }
+      const interaction = await storage.interactions.get(proof.interactionId);
+      if (!interaction) throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
+      const data = interaction.data as VerifierInteractionData;
+      const formatter = getFormatter(providers, "SD_JWT_VC");
+      const algs = formatter.capabilities.signingAlgorithms;
+      const now = Math.floor(clock.now().getTime() / 1000);
+      const { d: _d, ...publicEncryptionJwk } = data.encryptionJwk ?? {};
+      const payload = {
+        response_type: "vp_token",
+        client_id: data.clientId,
+        response_mode: data.responseMode,
+        response_uri: data.responseUri,
+        nonce: data.nonce,
+        state: interaction.id,
+        dcql_query: data.dcqlQuery,
+        client_metadata: {
+          vp_formats_supported: { "dc+sd-jwt": { "sd-jwt_alg_values": algs, "kb-jwt_alg_values": algs } },
+          ...(data.encryptionJwk && {
+            jwks: { keys: [publicEncryptionJwk] },
+            encrypted_response_enc_values_supported: ["A128GCM", "A256GCM"],
+          }),
+        },
+        aud: "https://self-issued.me/v2",
+        iat: now,
+        exp: Math.floor((interaction.expiresAt?.getTime() ?? clock.now().getTime() + 3600_000) / 1000),
+      };
+      if (data.clientId.startsWith("redirect_uri:")) {
+        // §5.9.3: requests of the redirect_uri prefix are never signed
+        const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+        return `${encode({ alg: "none", typ: "oauth-authz-req+jwt" })}.${encode(payload)}.`;
+      }
+      const verifier = proof.verifierIdentifierId ? await storage.identifiers.get(proof.verifierIdentifierId) : undefined;
+      if (!verifier) throw new CredkitError("BR_0207", "verifier identifier not found");
+      const signing = await resolveIssuerSigning(deps, storage, verifier, { keyIssuerUrl: data.clientId });
+      return signCompactJws({ typ: "oauth-authz-req+jwt" }, payload, signing.signer);
+    },
+
+    async response(form) {
+      let vpTokenText = form.get("vp_token");
+      let state = form.get("state");
+      const encrypted = form.get("response");
+      let interaction = state ? await storage.interactions.get(/^[0-9a-f-]{36}$/i.test(state) ? state : "00000000-0000-0000-0000-000000000000") : undefined;
+      if (encrypted) {
+        // direct_post.jwt (§8.3): find the request by the JWE's kid, then decrypt with its ephemeral key
+        let kid: string | undefined;
+        try {
+          kid = JSON.parse(Buffer.from(encrypted.split(".")[0] ?? "", "base64url").toString("utf8")).kid;
+        } catch {
+          throw new OAuthError("invalid_request", "response is not a JWE");
+        }
+        if (!interaction && kid && /^[0-9a-f-]{36}$/i.test(kid)) interaction = await storage.interactions.get(kid);
+        const key = (interaction?.data as VerifierInteractionData | undefined)?.encryptionJwk;
+        if (!interaction || !key) throw new OAuthError("invalid_request", "unknown or already answered request");
+        try {
+          const { plaintext } = await compactDecrypt(encrypted, await importJWK(key as never, "ECDH-ES"));
+          const payload = JSON.parse(new TextDecoder().decode(plaintext)) as Record<string, unknown>;
+          vpTokenText = typeof payload.vp_token === "string" ? payload.vp_token : JSON.stringify(payload.vp_token ?? null);
+          state = typeof payload.state === "string" ? payload.state : state;
+        } catch {
+          throw new OAuthError("invalid_request", "the encrypted response could not be decrypted");
+        }
+        if (state !== interaction.id) throw new OAuthError("invalid_request", "state does not match the request");
+      }
+      if (!interaction || interaction.interactionType !== "VERIFICATION") throw new OAuthError("invalid_request", "unknown or already answered request");
+      const data = interaction.data as VerifierInteractionData;
+      const proof = await storage.proofs.get(data.proofId);
+      if (!proof || !["PENDING", "REQUESTED"].includes(proof.state) || proof.interactionId !== interaction.id) {
+        throw new OAuthError("invalid_request", "unknown or already answered request");
+      }
+      if (data.responseMode === "direct_post.jwt" && !encrypted) return fail(proof, interaction.id, "the response must be encrypted (direct_post.jwt)");
+      if (interaction.expiresAt && interaction.expiresAt <= clock.now()) {
+        await storage.proofs.update(proof.id, { state: "INTERACTION_EXPIRED", lastModified: clock.now() }, { where: { op: "in", column: "state", values: ["PENDING", "REQUESTED"] } });
+        throw new OAuthError("invalid_request", "the request expired");
+      }
+      const error = form.get("error");
+      if (error) {
+        const now = clock.now();
+        await storage.transaction(async (tx) => {
+          await tx.proofs.update(proof.id, { state: "REJECTED", errorReason: form.get("error_description") ?? error, completedDate: now, lastModified: now });
+          await tx.interactions.delete(interaction!.id);
+          await recordHistory(deps, tx, {}, { action: "REJECTED", entityType: "PROOF", entityId: proof.id, name: error, organisationId: proof.organisationId });
+        });
+        return {};
+      }
+      let vpToken: Record<string, unknown>;
+      try {
+        vpToken = JSON.parse(vpTokenText ?? "");
+      } catch {
+        return fail(proof, interaction.id, "vp_token is not a JSON object keyed by credential query id");
+      }
+      if (typeof vpToken !== "object" || vpToken === null || Array.isArray(vpToken)) {
+        return fail(proof, interaction.id, "vp_token is not a JSON object keyed by credential query id");
+      }
+      const schema = proof.proofSchemaId ? await storage.proofSchemas.get(proof.proofSchemaId) : undefined;
+      if (!schema) return fail(proof, interaction.id, "proof schema no longer exists");
+      const verified: { credentialSchema: CredentialSchema; parsed: ParsedPresentation; presentation: string }[] = [];
+      try {
+        for (const key of Object.keys(vpToken)) {
+          if (!data.dcqlQuery.credentials.some((q) => q.id === key)) throw new PresentationRejected(`vp_token answers unknown credential query ${key}`);
+        }
+        for (const input of schema.proofInputSchemas) {
+          const query = data.dcqlQuery.credentials[input.order]!;
+          const presentations = vpToken[query.id];
+          const list = Array.isArray(presentations) ? presentations : presentations === undefined ? [] : [presentations];
+          if (list.length === 0) throw new PresentationRejected(`no presentation for credential query ${query.id}`);
+          if (list.length > 1 && !query.multiple) throw new PresentationRejected(`credential query ${query.id} allows one presentation`);
+          const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
+          if (!credentialSchema) throw new PresentationRejected("a requested credential schema no longer exists");
+          // the query's claims were built in the order of the proof input's claim schemas
+          const requiredPaths = query.claims.filter((_, i) => input.claimSchemas[i]?.required === true).map((c) => c.path as (string | null)[]);
+          for (const presentation of list) {
+            if (typeof presentation !== "string") throw new PresentationRejected(`${query.id}: presentation is not a string`);
+            verified.push({ credentialSchema, parsed: await verifyOne(query, presentation, data, credentialSchema, requiredPaths, settings(proof.protocol).leeway), presentation });
+          }
+        }
+      } catch (rejection) {
+        if (rejection instanceof PresentationRejected) return fail(proof, interaction.id, rejection.message);
+        throw rejection;
+      }
+      const now = clock.now();
+      const credentials: Credential[] = verified.map(({ credentialSchema, parsed }) => ({
+        id: deps.newId(),
+        organisationId: proof.organisationId,
+        credentialSchemaId: credentialSchema.id,
+        role: "VERIFIER",
+        state: "ACCEPTED",
+        protocol: proof.protocol,
+        claims: claimsFromDocument(credentialSchema.claims, parsed.disclosedClaims, deps.newId),
+        ...(parsed.issuedAt && { issuanceDate: parsed.issuedAt }),
+        createdDate: now,
+        lastModified: now,
+      }));
+      await storage.transaction(async (tx) => {
+        const accepted = await tx.proofs.update(
+          proof.id,
+          {
+            state: "ACCEPTED",
+            completedDate: now,
+            presentedCredentialIds: credentials.map((c) => c.id),
+            ...(schema.expireDuration > 0 && { retainUntilDate: new Date(now.getTime() + schema.expireDuration * 1000) }),
+            lastModified: now,
+          },
+          { where: { op: "eq", column: "interactionId", value: interaction!.id } },
+        );
+        if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
+        for (const credential of credentials) await tx.credentials.insert(credential);
+        await tx.interactions.delete(interaction!.id);
+        await recordHistory(deps, tx, {}, { action: "ACCEPTED", entityType: "PROOF", entityId: proof.id, name: schema.name, organisationId: proof.organisationId });
+      });
+      return proof.redirectUri ? { redirect_uri: proof.redirectUri } : {};
+    },
+
+    async expireRequests() {
+      const now = clock.now();
+      const expired = await storage.interactions.findMany({
+        op: "and",
+        conditions: [
+          { op: "eq", column: "interactionType", value: "VERIFICATION" },
+          { op: "lte", column: "expiresAt", value: now },
+        ],
+      });
+      let count = 0;
+      for (const interaction of expired) {
+        const proofId = (interaction.data as VerifierInteractionData | undefined)?.proofId;
+        if (!proofId) continue;
+        const changed = await storage.proofs.update(
+          proofId,
+          { state: "INTERACTION_EXPIRED", lastModified: now },
+          { where: { op: "and", conditions: [{ op: "in", column: "state", values: ["PENDING", "REQUESTED"] }, { op: "eq", column: "role", value: "VERIFIER" }] } },
+        );
+        if (changed) count++;
+      }
+      return count;
+    },
+  };
+}
