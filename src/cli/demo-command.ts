@@ -1,5 +1,25 @@
 import { loadConfig } from "../config/load-config.js";
+import { createServer } from "node:net";
 import { startServer } from "./serve-command.js";
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The issuer-signed payload of an SD-JWT with its disclosures applied, for printing. */
+function decodeSdJwtForDisplay(sdJwt: string): Record<string, unknown> {
+  const [jwt, ...disclosures] = sdJwt.split("~").filter((part) => part !== "");
+  const payload = JSON.parse(Buffer.from(jwt!.split(".")[1]!, "base64url").toString("utf8")) as Record<string, unknown>;
+  const disclosed = disclosures.map((d) => JSON.parse(Buffer.from(d, "base64url").toString("utf8")) as unknown[]);
+  return { header: JSON.parse(Buffer.from(jwt!.split(".")[0]!, "base64url").toString("utf8")), payload, disclosures: disclosed.map((d) => d.slice(1)) };
+}
 
 /** A development-only encryption key for `npm run demo` when none is configured. Never use it in production. */
 const DEMO_ENCRYPTION_KEY = "6465762d6f6e6c792d64656d6f2d6b65792d646f2d6e6f742d7573652d212121";
@@ -21,7 +41,10 @@ export async function runDemoCommand(options: DemoOptions): Promise<void> {
     print(`note: using the built-in demo encryption key (set ${ENCRYPTION_ENV} for your own)`);
   }
   process.env.CREDKIT_app__serverIp ??= "127.0.0.1";
-  process.env.CREDKIT_app__serverPort ??= "0";
+  // a fixed free port, so the base URL in offers and request objects is the one the server really listens on
+  process.env.CREDKIT_app__serverPort ??= String(await findFreePort());
+  // the demo's wallet talks to the demo's own issuer over plain http on loopback
+  process.env.CREDKIT_app__http__allowInsecureHttpTransport ??= "true";
   const configured = loadConfig({ files: options.configFiles });
   print(`storage: ${configured.app.databaseUrl}`);
   const running = await startServer({ configFiles: options.configFiles, dev: false, print });
@@ -72,6 +95,52 @@ export async function runDemoCommand(options: DemoOptions): Promise<void> {
     print(`  resolved DID document with ${document.verificationMethod.length} verification method(s): ${document.verificationMethod[0].id}`);
     const history = await call("GET", `/api/history/v1?page=0&pageSize=20&organisationId=${organisationId}&sort=createdDate`);
     print(`  history: ${history.values.map((h: { action: string; entityType: string }) => `${h.entityType} ${h.action}`).join(", ")}`);
+
+    print("\n— issuance: an SD-JWT VC over OpenID4VCI 1.0 to credkit's own wallet, over HTTP —");
+    const { id: schemaId } = await call("POST", "/api/credential-schema/v1", {
+      organisationId,
+      name: `Demo identity ${stamp}`,
+      format: "SD_JWT_VC",
+      revocationMethod: "TOKENSTATUSLIST",
+      claims: [
+        { key: "given_name", datatype: "STRING", required: true },
+        { key: "family_name", datatype: "STRING", required: true },
+        { key: "birthdate", datatype: "DATE", required: false },
+        { key: "address", datatype: "OBJECT", required: false, claims: [{ key: "locality", datatype: "STRING", required: true }] },
+      ],
+    });
+    const schema = await call("GET", `/api/credential-schema/v1/${schemaId}`);
+    const claimId = (key: string) => schema.claims.find((c: { key: string }) => c.key === key).id;
+    const addressLocality = schema.claims.find((c: { key: string }) => c.key === "address").claims[0].id;
+    const { id: credentialId } = await call("POST", "/api/credential/v1", {
+      credentialSchemaId: schemaId,
+      issuer: identifierId,
+      protocol: "OPENID4VCI_FINAL1",
+      claimValues: [
+        { claimId: claimId("given_name"), path: "given_name", value: "Erika" },
+        { claimId: claimId("family_name"), path: "family_name", value: "Mustermann" },
+        { claimId: claimId("birthdate"), path: "birthdate", value: "1964-08-12" },
+        { claimId: addressLocality, path: "address/locality", value: "Berlin" },
+      ],
+    });
+    const offer = await call("POST", `/api/credential/v1/${credentialId}/share`);
+    print(`  offer: ${offer.url}`);
+    const { id: walletOrg } = await call("POST", "/api/organisation/v1", { name: `Demo wallet ${stamp}` });
+    const { id: holderKey } = await call("POST", "/api/key/v1", {
+      organisationId: walletOrg,
+      keyType: "ECDSA",
+      keyParams: {},
+      name: "holder key",
+      storageType: "INTERNAL",
+      storageParams: {},
+    });
+    const invitation = await call("POST", "/api/interaction/v1/handle-invitation", { url: offer.url, organisationId: walletOrg });
+    const accepted = await call("POST", "/api/interaction/v1/issuance-accept", { interactionId: invitation.interactionId, keyId: holderKey });
+    const held = await call("GET", `/api/credential/v1/${accepted.id}`);
+    print(`  wallet holds credential ${accepted.id} (${held.state}, role ${held.role})`);
+    const stored = await running.kit.storage.credentials.get(accepted.id);
+    print(`  decoded: ${JSON.stringify(decodeSdJwtForDisplay(stored?.credentialBlob ?? ""), null, 2).replace(/\n/g, "\n  ")}`);
+    print(`  issuer side: credential ${credentialId} is ${(await call("GET", `/api/credential/v1/${credentialId}`)).state}`);
     print("demo finished");
   } finally {
     await running.stop();

@@ -1,0 +1,40 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { start as startExpress } from "../../examples/express-app.js";
+import { start as startKoa } from "../../examples/koa-app.js";
+import { run as runScriptedIssuance } from "../../examples/scripted-issuance.js";
+
+// The examples are documentation: they must keep running.
+describe("runnable examples", () => {
+  const stops: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const stop of stops) await stop();
+  });
+
+  it("express-app mounts credkit under /credkit next to the app's routes", async () => {
+    const { server, stop } = await startExpress(0);
+    stops.push(stop);
+    const port = (server.address() as { port: number }).port;
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).json()).toEqual({ hello: "my app" });
+    expect((await fetch(`http://127.0.0.1:${port}/credkit/health`)).status).toBe(204);
+    const created = await fetch(`http://127.0.0.1:${port}/credkit/api/organisation/v1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "via express" }),
+    });
+    expect(created.status).toBe(201);
+  });
+
+  it("koa-app mounts credkit under a prefix and falls through otherwise", async () => {
+    const { server, stop } = await startKoa(0);
+    stops.push(stop);
+    const port = (server.address() as { port: number }).port;
+    expect((await fetch(`http://127.0.0.1:${port}/credkit/health`)).status).toBe(204);
+    expect(await (await fetch(`http://127.0.0.1:${port}/other`)).json()).toEqual({ hello: "my koa app" });
+  });
+
+  it("scripted-issuance issues a credential to credkit's own wallet in-process", async () => {
+    const result = await runScriptedIssuance();
+    expect(result.credentialId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(result.claims)).toContain("Ada Lovelace");
+  });
+});
