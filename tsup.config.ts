@@ -13,6 +13,7 @@ export default defineConfig([
     clean: true,
     target: "node20",
     splitting: true,
+    shims: true,
   },
   {
     entry: { "cli/main": "src/cli/main.ts" },
