@@ -23,14 +23,35 @@ interface IssuerSetup {
 
 async function setUpIssuer(): Promise<IssuerSetup> {
   const dir = createTempDir("credkit-bench-");
-  const kit = await createTestKit({ storage: await sqliteStorage(join(dir.path, "bench.db")), config: { app: { coreBaseUrl: BASE } } });
+  const kit = await createTestKit({
+    storage: await sqliteStorage(join(dir.path, "bench.db")),
+    config: { app: { coreBaseUrl: BASE } },
+  });
   const org = (await kit.organisations.create({ name: "bench" })).id;
-  const key = (await kit.keys.create({ organisationId: org, keyType: "EDDSA", keyParams: {}, name: "issuer", storageType: "INTERNAL", storageParams: {} })).id;
+  const key = (
+    await kit.keys.create({
+      organisationId: org,
+      keyType: "EDDSA",
+      keyParams: {},
+      name: "issuer",
+      storageType: "INTERNAL",
+      storageParams: {},
+    })
+  ).id;
   const issuerId = (
     await kit.identifiers.create({
       organisationId: org,
       name: "issuer",
-      did: { method: "KEY", keys: { authentication: [key], assertionMethod: [key], keyAgreement: [], capabilityInvocation: [], capabilityDelegation: [] } },
+      did: {
+        method: "KEY",
+        keys: {
+          authentication: [key],
+          assertionMethod: [key],
+          keyAgreement: [],
+          capabilityInvocation: [],
+          capabilityDelegation: [],
+        },
+      },
     })
   ).id;
   const schemaId = (
@@ -39,12 +60,25 @@ async function setUpIssuer(): Promise<IssuerSetup> {
       name: "Bench ID",
       format: "SD_JWT_VC",
       revocationMethod: "TOKENSTATUSLIST",
-      claims: ["given_name", "family_name", "birthdate", "nationality", "city"].map((k) => ({ key: k, datatype: "STRING", required: true })),
+      claims: ["given_name", "family_name", "birthdate", "nationality", "city"].map((k) => ({
+        key: k,
+        datatype: "STRING",
+        required: true,
+      })),
     })
   ).id;
   const schema = await kit.credentialSchemas.get(schemaId);
   const claimIds = Object.fromEntries(schema.claims.map((c) => [c.key, c.id]));
-  return { kit, schemaId, issuerId, claimIds, cleanup: async () => { await kit.close(); dir.remove(); } };
+  return {
+    kit,
+    schemaId,
+    issuerId,
+    claimIds,
+    cleanup: async () => {
+      await kit.close();
+      dir.remove();
+    },
+  };
 }
 
 async function call(kit: Credkit, url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
@@ -97,7 +131,10 @@ export async function benchIssuance(seconds = 2): Promise<BenchRow[]> {
     const response = await call(kit, `${BASE}/ssi/openid4vci/final-1.0/${schemaId}/credential`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
-      body: JSON.stringify({ credential_configuration_id: (offer.credential_configuration_ids as string[])[0], proofs: { jwt: [proof] } }),
+      body: JSON.stringify({
+        credential_configuration_id: (offer.credential_configuration_ids as string[])[0],
+        proofs: { jwt: [proof] },
+      }),
     });
     return (response.credentials as { credential: string }[])[0]!.credential;
   };
@@ -105,7 +142,11 @@ export async function benchIssuance(seconds = 2): Promise<BenchRow[]> {
   const fullFlow = async () => {
     const { offer, accessToken } = await offerAndToken();
     const credential = await requestCredential(offer, accessToken);
-    await formatter.verifyCredential(credential, { resolveIssuerKey: async () => issuerJwk as never, now: new Date(), leeway: 60 });
+    await formatter.verifyCredential(credential, {
+      resolveIssuerKey: async () => issuerJwk as never,
+      now: new Date(),
+      leeway: 60,
+    });
   };
 
   const flows = await measureOpsPerSec(fullFlow, seconds);
@@ -142,7 +183,17 @@ export async function benchIssuance(seconds = 2): Promise<BenchRow[]> {
   }, seconds);
   await setup.cleanup();
   return [
-    { name: "issuance flow (create→offer→token→nonce→credential→verify, SQLite)", opsPerSec: flows, baselineOpsPerSec: floorFlow, ratio: flows / floorFlow },
-    { name: "credential endpoint (nonce + credential request, SQLite)", opsPerSec: endpointPerSec, baselineOpsPerSec: floorEndpoint, ratio: endpointPerSec / floorEndpoint },
+    {
+      name: "issuance flow (create→offer→token→nonce→credential→verify, SQLite)",
+      opsPerSec: flows,
+      baselineOpsPerSec: floorFlow,
+      ratio: flows / floorFlow,
+    },
+    {
+      name: "credential endpoint (nonce + credential request, SQLite)",
+      opsPerSec: endpointPerSec,
+      baselineOpsPerSec: floorEndpoint,
+      ratio: endpointPerSec / floorEndpoint,
+    },
   ];
 }

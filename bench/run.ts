@@ -1,11 +1,11 @@
 import { createServer } from "node:http";
+import { credkitNode } from "../src/http/mount.js";
+import { createTestKit } from "../src/testing/create-test-kit.js";
 import { formatBenchTable } from "./bench-row.js";
-import { formatBenchResults, benchHttp } from "./http-overhead.js";
+import { benchHttp, formatBenchResults } from "./http-overhead.js";
 import { benchIssuance } from "./issuance.js";
 import { benchKeyAlgorithms } from "./key-algorithms.js";
 import { benchSdJwtVc } from "./sd-jwt-vc.js";
-import { credkitNode } from "../src/http/mount.js";
-import { createTestKit } from "../src/testing/create-test-kit.js";
 
 // npm run bench — every figure next to the raw-crypto (or bare node:http) floor measured in the same run.
 const only = process.argv.slice(2);
@@ -30,13 +30,24 @@ if (wanted("http")) {
   const kit = await createTestKit();
   const org = (await kit.organisations.create({ name: "bench" })).id;
   for (let i = 0; i < 10; i++) {
-    await kit.keys.create({ organisationId: org, keyType: "EDDSA", keyParams: {}, name: `k${i}`, storageType: "INTERNAL", storageParams: {} });
+    await kit.keys.create({
+      organisationId: org,
+      keyType: "EDDSA",
+      keyParams: {},
+      name: `k${i}`,
+      storageType: "INTERNAL",
+      storageParams: {},
+    });
   }
   const listener = credkitNode(kit, { overrideGlobalObjects: true });
   void createServer;
   const results = await benchHttp([
     { name: "GET /health", listener, path: "/health" },
-    { name: "GET /api/key/v1?page=0&pageSize=10", listener, path: `/api/key/v1?page=0&pageSize=10&organisationId=${org}` },
+    {
+      name: "GET /api/key/v1?page=0&pageSize=10",
+      listener,
+      path: `/api/key/v1?page=0&pageSize=10&organisationId=${org}`,
+    },
   ]);
   console.log(formatBenchResults(results), "\n");
   await kit.close();

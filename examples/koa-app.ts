@@ -8,7 +8,9 @@ export async function start(port = 3001): Promise<{ server: Server; stop: () => 
   const kit = await createCredkit({
     config: {
       app: { databaseUrl: "sqlite::memory:", coreBaseUrl: `http://localhost:${port}/credkit` },
-      keyStorage: { INTERNAL: { params: { private: { encryption: process.env.CREDKIT_ENCRYPTION_KEY ?? "22".repeat(32) } } } },
+      keyStorage: {
+        INTERNAL: { params: { private: { encryption: process.env.CREDKIT_ENCRYPTION_KEY ?? "22".repeat(32) } } },
+      },
     },
   });
   const app = new Koa();

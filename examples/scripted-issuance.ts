@@ -9,9 +9,26 @@ export async function run(): Promise<{ credentialId: string; claims: unknown }> 
   try {
     // issuer: organisation, signing key, did:key identifier, schema, credential, offer
     const org = (await issuer.organisations.create({ name: "Issuer" })).id;
-    const key = (await issuer.keys.create({ organisationId: org, keyType: "EDDSA", keyParams: {}, name: "signing", storageType: "INTERNAL", storageParams: {} })).id;
-    const roles = { authentication: [key], assertionMethod: [key], keyAgreement: [], capabilityInvocation: [], capabilityDelegation: [] };
-    const issuerId = (await issuer.identifiers.create({ organisationId: org, name: "issuer", did: { method: "KEY", keys: roles } })).id;
+    const key = (
+      await issuer.keys.create({
+        organisationId: org,
+        keyType: "EDDSA",
+        keyParams: {},
+        name: "signing",
+        storageType: "INTERNAL",
+        storageParams: {},
+      })
+    ).id;
+    const roles = {
+      authentication: [key],
+      assertionMethod: [key],
+      keyAgreement: [],
+      capabilityInvocation: [],
+      capabilityDelegation: [],
+    };
+    const issuerId = (
+      await issuer.identifiers.create({ organisationId: org, name: "issuer", did: { method: "KEY", keys: roles } })
+    ).id;
     const schemaId = (
       await issuer.credentialSchemas.create({
         organisationId: org,
@@ -39,7 +56,16 @@ export async function run(): Promise<{ credentialId: string; claims: unknown }> 
 
     // wallet: its own organisation and holder key, then handle the offer and accept it
     const walletOrg = (await wallet.organisations.create({ name: "Wallet" })).id;
-    const holderKey = (await wallet.keys.create({ organisationId: walletOrg, keyType: "ECDSA", keyParams: {}, name: "holder", storageType: "INTERNAL", storageParams: {} })).id;
+    const holderKey = (
+      await wallet.keys.create({
+        organisationId: walletOrg,
+        keyType: "ECDSA",
+        keyParams: {},
+        name: "holder",
+        storageType: "INTERNAL",
+        storageParams: {},
+      })
+    ).id;
     const invitation = await wallet.holder.handleInvitation({ url, organisationId: walletOrg });
     const accepted = await wallet.holder.acceptIssuance({ interactionId: invitation.interactionId, keyId: holderKey });
     const held = await wallet.credentials.get(accepted.id);

@@ -3,20 +3,26 @@ import { type ConfigOverrides, loadConfig } from "./config/load-config.js";
 import { type PublicConfig, toPublicConfig } from "./config/public-view.js";
 import type { CredkitConfig } from "./config/schema.js";
 import type { EngineDeps } from "./engines/common/engine-deps.js";
-import { type CredkitHttp, createHttpApp } from "./http/app.js";
 import { createHistoryService, type HistoryService } from "./engines/history/history-service.js";
 import { createHolderService, type HolderService } from "./engines/holder/holder-service.js";
-import { type CredentialSchemaService, createCredentialSchemaService } from "./engines/issuer/credential-schema-service.js";
+import {
+  type CredentialSchemaService,
+  createCredentialSchemaService,
+} from "./engines/issuer/credential-schema-service.js";
 import { type CredentialService, createCredentialService } from "./engines/issuer/credential-service.js";
-import { createOpenid4vciIssuerService, type Openid4vciIssuerService } from "./engines/issuer/openid4vci/openid4vci-issuer-service.js";
+import {
+  createOpenid4vciIssuerService,
+  type Openid4vciIssuerService,
+} from "./engines/issuer/openid4vci/openid4vci-issuer-service.js";
 import { createStatusListService, type StatusListService } from "./engines/issuer/status-list-service.js";
-import { createOpenid4vpVerifier, type Openid4vpVerifier } from "./engines/verifier/openid4vp/openid4vp-verifier.js";
-import { createProofRequestService, type ProofRequestService } from "./engines/verifier/proof-request-service.js";
-import { createProofSchemaService, type ProofSchemaService } from "./engines/verifier/proof-schema-service.js";
 import { createDidService, type DidService } from "./engines/management/did-service.js";
 import { createIdentifierService, type IdentifierService } from "./engines/management/identifier-service.js";
 import { createKeyService, type KeyService } from "./engines/management/key-service.js";
 import { createOrganisationService, type OrganisationService } from "./engines/management/organisation-service.js";
+import { createOpenid4vpVerifier, type Openid4vpVerifier } from "./engines/verifier/openid4vp/openid4vp-verifier.js";
+import { createProofRequestService, type ProofRequestService } from "./engines/verifier/proof-request-service.js";
+import { createProofSchemaService, type ProofSchemaService } from "./engines/verifier/proof-schema-service.js";
+import { type CredkitHttp, createHttpApp } from "./http/app.js";
 import { type Clock, systemClock } from "./ports/clock.js";
 import type { HttpClient } from "./ports/http-client.js";
 import type { Storage } from "./ports/storage.js";
@@ -103,7 +109,10 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
   dids = createDidService(deps);
   const credentialSchemas = createCredentialSchemaService(deps, config);
   const statusLists = createStatusListService(deps, (method) => {
-    const params = { ...config.revocation[method]?.params.public, ...config.revocation[method]?.params.private } as Record<string, unknown>;
+    const params = {
+      ...config.revocation[method]?.params.public,
+      ...config.revocation[method]?.params.private,
+    } as Record<string, unknown>;
     return {
       listSize: typeof params.listSize === "number" ? params.listSize : 131072,
       expiresIn: typeof params.expiresIn === "number" ? params.expiresIn : 86400,

@@ -6,6 +6,18 @@ export * from "./domain/index.js";
 export type { CallContext } from "./engines/common/call-context.js";
 export type { HistoryDetailDto, HistoryListItemDto } from "./engines/history/history-dto.js";
 export type { CreateHistoryInput, HistoryService, ListHistoryInput } from "./engines/history/history-service.js";
+export type { CredentialDetailDto, CredentialListItemDto } from "./engines/issuer/credential-dto.js";
+export type {
+  CreateCredentialSchemaInput,
+  CredentialSchemaService,
+  ListCredentialSchemasInput,
+} from "./engines/issuer/credential-schema-service.js";
+export type {
+  CreateCredentialInput,
+  CredentialService,
+  ListCredentialsInput,
+  ShareCredentialResult,
+} from "./engines/issuer/credential-service.js";
 export type { DidDetailDto, DidListItemDto } from "./engines/management/did-dto.js";
 export type { CreateDidInput, DidService, ListDidsInput, UpdateDidInput } from "./engines/management/did-service.js";
 export type { IdentifierDetailDto, IdentifierListItemDto } from "./engines/management/identifier-dto.js";
@@ -24,11 +36,15 @@ export type {
   UpdateOrganisationInput,
 } from "./engines/management/organisation-service.js";
 export * from "./errors/index.js";
+export { type CredkitHttp, createHttpApp, type HttpAppOptions } from "./http/app.js";
+export { credkitExpress, credkitKoa, credkitNode } from "./http/mount.js";
 export type { Clock } from "./ports/clock.js";
+export type { CredentialFormatter, ParsedCredential, ParsedPresentation } from "./ports/credential-formatter.js";
 export type { DidMethod, DidMethodCapabilities } from "./ports/did-method.js";
 export type { HttpClient } from "./ports/http-client.js";
 export type { CoseKey, KeyAlgorithm, PrivateJwk, PublicJwk } from "./ports/key-algorithm.js";
 export type { KeyStorage, KeyStorageCapabilities } from "./ports/key-storage.js";
+export type { Signer } from "./ports/signer.js";
 export type {
   Condition,
   ListQuery,
@@ -44,10 +60,3 @@ export { createStorage } from "./storage/create-storage.js";
 export { memoryStorage } from "./storage/memory/index.js";
 export { openStorage } from "./storage/open-storage.js";
 export type { Row, SelectOptions, TableDriver } from "./storage/table-driver.js";
-export { credkitExpress, credkitKoa, credkitNode } from "./http/mount.js";
-export { createHttpApp, type CredkitHttp, type HttpAppOptions } from "./http/app.js";
-export type { CredentialSchemaService, CreateCredentialSchemaInput, ListCredentialSchemasInput } from "./engines/issuer/credential-schema-service.js";
-export type { CredentialService, CreateCredentialInput, ListCredentialsInput, ShareCredentialResult } from "./engines/issuer/credential-service.js";
-export type { CredentialDetailDto, CredentialListItemDto } from "./engines/issuer/credential-dto.js";
-export type { CredentialFormatter, ParsedCredential, ParsedPresentation } from "./ports/credential-formatter.js";
-export type { Signer } from "./ports/signer.js";

@@ -1,5 +1,5 @@
-import { loadConfig } from "../config/load-config.js";
 import { createServer } from "node:net";
+import { loadConfig } from "../config/load-config.js";
 import { startServer } from "./serve-command.js";
 
 function findFreePort(): Promise<number> {
@@ -18,7 +18,11 @@ function decodeSdJwtForDisplay(sdJwt: string): Record<string, unknown> {
   const [jwt, ...disclosures] = sdJwt.split("~").filter((part) => part !== "");
   const payload = JSON.parse(Buffer.from(jwt!.split(".")[1]!, "base64url").toString("utf8")) as Record<string, unknown>;
   const disclosed = disclosures.map((d) => JSON.parse(Buffer.from(d, "base64url").toString("utf8")) as unknown[]);
-  return { header: JSON.parse(Buffer.from(jwt!.split(".")[0]!, "base64url").toString("utf8")), payload, disclosures: disclosed.map((d) => d.slice(1)) };
+  return {
+    header: JSON.parse(Buffer.from(jwt!.split(".")[0]!, "base64url").toString("utf8")),
+    payload,
+    disclosures: disclosed.map((d) => d.slice(1)),
+  };
 }
 
 /** A development-only encryption key for `npm run demo` when none is configured. Never use it in production. */
@@ -86,15 +90,28 @@ export async function runDemoCommand(options: DemoOptions): Promise<void> {
       name: "demo issuer",
       did: {
         method: "KEY",
-        keys: { authentication: [eddsa], assertionMethod: [eddsa], keyAgreement: [], capabilityInvocation: [], capabilityDelegation: [] },
+        keys: {
+          authentication: [eddsa],
+          assertionMethod: [eddsa],
+          keyAgreement: [],
+          capabilityInvocation: [],
+          capabilityDelegation: [],
+        },
       },
     });
     const identifier = await call("GET", `/api/identifier/v1/${identifierId}`);
     print(`  identifier ${identifierId}: ${identifier.did.did}`);
     const document = await call("GET", `/api/did-resolver/v1/${encodeURIComponent(identifier.did.did)}`);
-    print(`  resolved DID document with ${document.verificationMethod.length} verification method(s): ${document.verificationMethod[0].id}`);
-    const history = await call("GET", `/api/history/v1?page=0&pageSize=20&organisationId=${organisationId}&sort=createdDate`);
-    print(`  history: ${history.values.map((h: { action: string; entityType: string }) => `${h.entityType} ${h.action}`).join(", ")}`);
+    print(
+      `  resolved DID document with ${document.verificationMethod.length} verification method(s): ${document.verificationMethod[0].id}`,
+    );
+    const history = await call(
+      "GET",
+      `/api/history/v1?page=0&pageSize=20&organisationId=${organisationId}&sort=createdDate`,
+    );
+    print(
+      `  history: ${history.values.map((h: { action: string; entityType: string }) => `${h.entityType} ${h.action}`).join(", ")}`,
+    );
 
     print("\n— issuance: an SD-JWT VC over OpenID4VCI 1.0 to credkit's own wallet, over HTTP —");
     const { id: schemaId } = await call("POST", "/api/credential-schema/v1", {
@@ -106,7 +123,12 @@ export async function runDemoCommand(options: DemoOptions): Promise<void> {
         { key: "given_name", datatype: "STRING", required: true },
         { key: "family_name", datatype: "STRING", required: true },
         { key: "birthdate", datatype: "DATE", required: false },
-        { key: "address", datatype: "OBJECT", required: false, claims: [{ key: "locality", datatype: "STRING", required: true }] },
+        {
+          key: "address",
+          datatype: "OBJECT",
+          required: false,
+          claims: [{ key: "locality", datatype: "STRING", required: true }],
+        },
       ],
     });
     const schema = await call("GET", `/api/credential-schema/v1/${schemaId}`);
@@ -134,13 +156,23 @@ export async function runDemoCommand(options: DemoOptions): Promise<void> {
       storageType: "INTERNAL",
       storageParams: {},
     });
-    const invitation = await call("POST", "/api/interaction/v1/handle-invitation", { url: offer.url, organisationId: walletOrg });
-    const accepted = await call("POST", "/api/interaction/v1/issuance-accept", { interactionId: invitation.interactionId, keyId: holderKey });
+    const invitation = await call("POST", "/api/interaction/v1/handle-invitation", {
+      url: offer.url,
+      organisationId: walletOrg,
+    });
+    const accepted = await call("POST", "/api/interaction/v1/issuance-accept", {
+      interactionId: invitation.interactionId,
+      keyId: holderKey,
+    });
     const held = await call("GET", `/api/credential/v1/${accepted.id}`);
     print(`  wallet holds credential ${accepted.id} (${held.state}, role ${held.role})`);
     const stored = await running.kit.storage.credentials.get(accepted.id);
-    print(`  decoded: ${JSON.stringify(decodeSdJwtForDisplay(stored?.credentialBlob ?? ""), null, 2).replace(/\n/g, "\n  ")}`);
-    print(`  issuer side: credential ${credentialId} is ${(await call("GET", `/api/credential/v1/${credentialId}`)).state}`);
+    print(
+      `  decoded: ${JSON.stringify(decodeSdJwtForDisplay(stored?.credentialBlob ?? ""), null, 2).replace(/\n/g, "\n  ")}`,
+    );
+    print(
+      `  issuer side: credential ${credentialId} is ${(await call("GET", `/api/credential/v1/${credentialId}`)).state}`,
+    );
     print("demo finished");
   } finally {
     await running.stop();

@@ -22,7 +22,11 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { config: { type: "string", multiple: true }, dev: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: {
+      config: { type: "string", multiple: true },
+      dev: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
     allowPositionals: false,
   });
   const configFiles = values.config ?? [];

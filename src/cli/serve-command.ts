@@ -53,7 +53,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 /** `credkit serve`: runs until SIGTERM/SIGINT, then shuts down gracefully. */
 export async function runServeCommand(options: ServeOptions): Promise<void> {
   const running = await startServer(options);
-  options.print(`credkit listening on ${running.url} (storage: ${running.kit.storage.kind}, base URL ${running.kit.config.app.coreBaseUrl})`);
+  options.print(
+    `credkit listening on ${running.url} (storage: ${running.kit.storage.kind}, base URL ${running.kit.config.app.coreBaseUrl})`,
+  );
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       options.print(`${signal} received: finishing in-flight requests`);

@@ -10,8 +10,8 @@ import { emptyResponse, jsonResponse, SECURITY_HEADERS, toErrorResponse } from "
 import { createHttpMetrics, type HttpMetrics } from "./metrics.js";
 import { parseQuery } from "./query/parse-query.js";
 import { JSON_BODY_VARIABLE, type ParsedJsonBody, readJsonBody, requireJsonBody } from "./request-guards.js";
-import type { ApiRoute } from "./routes/api-route.js";
 import { API_ROUTES } from "./routes/api/index.js";
+import type { ApiRoute } from "./routes/api-route.js";
 import { mountDidWebRoutes } from "./routes/ssi/did-web-routes.js";
 import { mountOpenid4vciRoutes } from "./routes/ssi/openid4vci-routes.js";
 import { mountOpenid4vpRoutes } from "./routes/ssi/openid4vp-routes.js";
@@ -113,14 +113,21 @@ async function handleApiRoute(kit: Credkit, route: ApiRoute, c: import("hono").C
   let body: unknown;
   if (route.body) {
     const parsed = c.get(JSON_BODY_VARIABLE);
-    body = route.optionalBody && (!parsed || !parsed.present) ? undefined : await readJsonBody(c, route.body);
+    body = route.optionalBody && !parsed?.present ? undefined : await readJsonBody(c, route.body);
   } else {
     const parsed = c.get(JSON_BODY_VARIABLE);
-    if (parsed?.present && !(isEmptyObject(parsed.value))) {
+    if (parsed?.present && !isEmptyObject(parsed.value)) {
       throw new CredkitError("BR_0084", "this endpoint takes no request body");
     }
   }
-  const result = await route.handle({ kit, context, params: c.req.param() as Record<string, string>, body, query, request: c.req.raw });
+  const result = await route.handle({
+    kit,
+    context,
+    params: c.req.param() as Record<string, string>,
+    body,
+    query,
+    request: c.req.raw,
+  });
   return route.status === 204 ? emptyResponse(204) : jsonResponse(result, route.status);
 }
 

@@ -5,7 +5,10 @@ let cached: Record<string, string> | undefined;
 function packageVersion(): string {
   for (const candidate of ["../../package.json", "../package.json", "../../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === "credkit" && pkg.version) return pkg.version;
     } catch {
       // try the next location (source tree vs. dist/)

@@ -128,7 +128,6 @@ export const historyTable: TableSpec = {
   unique: [{ name: "history_pkey", columns: ["id"], code: "BR_0357" }],
 };
 
-
 export const credentialSchemaTable: TableSpec = {
   table: "credential_schema",
   columns: {
@@ -152,7 +151,12 @@ export const credentialSchemaTable: TableSpec = {
   },
   unique: [
     { name: "credential_schema_pkey", columns: ["id"], code: "BR_0007" },
-    { name: "credential_schema_organisation_name_uq", columns: ["organisationId", "name"], whereNull: ["deletedAt"], code: "BR_0007" },
+    {
+      name: "credential_schema_organisation_name_uq",
+      columns: ["organisationId", "name"],
+      whereNull: ["deletedAt"],
+      code: "BR_0007",
+    },
     {
       name: "credential_schema_organisation_schema_id_uq",
       columns: ["organisationId", "schemaId"],
@@ -191,7 +195,11 @@ export const credentialTable: TableSpec = {
     deletedAt: "date",
   },
   children: {
-    claims: { table: "claim", parentColumn: "credentialId", columns: { id: "text", claimSchemaId: "text", path: "text", value: "text" } },
+    claims: {
+      table: "claim",
+      parentColumn: "credentialId",
+      columns: { id: "text", claimSchemaId: "text", path: "text", value: "text" },
+    },
   },
   unique: [{ name: "credential_pkey", columns: ["id"], code: "BR_0357" }],
 };
@@ -249,7 +257,14 @@ export const revocationEntryTable: TableSpec = {
 
 export const nonceTable: TableSpec = {
   table: "nonce",
-  columns: { id: "text", protocol: "text", expiresAt: "date", usedAt: "date", createdDate: "date", lastModified: "date" },
+  columns: {
+    id: "text",
+    protocol: "text",
+    expiresAt: "date",
+    usedAt: "date",
+    createdDate: "date",
+    lastModified: "date",
+  },
   unique: [{ name: "nonce_pkey", columns: ["id"], code: "BR_0357" }],
 };
 
@@ -262,7 +277,6 @@ export const ISSUANCE_TABLES: readonly TableSpec[] = [
   revocationEntryTable,
   nonceTable,
 ];
-
 
 export const proofSchemaTable: TableSpec = {
   table: "proof_schema",
@@ -279,7 +293,12 @@ export const proofSchemaTable: TableSpec = {
   },
   unique: [
     { name: "proof_schema_pkey", columns: ["id"], code: "BR_0015" },
-    { name: "proof_schema_organisation_name_uq", columns: ["organisationId", "name"], whereNull: ["deletedAt"], code: "BR_0015" },
+    {
+      name: "proof_schema_organisation_name_uq",
+      columns: ["organisationId", "name"],
+      whereNull: ["deletedAt"],
+      code: "BR_0015",
+    },
   ],
 };
 

@@ -363,7 +363,18 @@ for (const adapter of STORAGE_ADAPTERS) {
         format: "SD_JWT_VC",
         schemaId: `urn:vct:${randomUUID()}`,
         importedSourceUrl: "https://example.com/s",
-        claims: [{ id: randomUUID(), key: "name", datatype: "STRING", required: true, array: false, claims: [], createdDate: now, lastModified: now }],
+        claims: [
+          {
+            id: randomUUID(),
+            key: "name",
+            datatype: "STRING",
+            required: true,
+            array: false,
+            claims: [],
+            createdDate: now,
+            lastModified: now,
+          },
+        ],
         allowSuspension: false,
         requiresWalletInstanceAttestation: false,
         transactionCode: { type: "NUMERIC" as const, length: 6 },
@@ -395,23 +406,73 @@ for (const adapter of STORAGE_ADAPTERS) {
       expect(await storage.credentials.get(c1.id)).toEqual(c1);
       const sorted = await storage.credentials.findMany(
         { op: "in", column: "id", values: [c1.id, c2.id] },
-        { orderBy: [{ column: "name", direction: "ASC", from: { table: "credential_schema", on: { id: "credentialSchemaId" } } }] },
+        {
+          orderBy: [
+            {
+              column: "name",
+              direction: "ASC",
+              from: { table: "credential_schema", on: { id: "credentialSchemaId" } },
+            },
+          ],
+        },
       );
       expect(sorted.map((c) => c.id)).toEqual([c2.id, c1.id]);
-      const byClaim = await storage.credentials.findMany({ op: "exists", table: "claim", on: { credentialId: "id" }, where: { op: "contains", column: "value", value: "ad" } });
+      const byClaim = await storage.credentials.findMany({
+        op: "exists",
+        table: "claim",
+        on: { credentialId: "id" },
+        where: { op: "contains", column: "value", value: "ad" },
+      });
       expect(byClaim.map((c) => c.id).sort()).toEqual([c1.id, c2.id].sort());
 
-      const interaction = { id: randomUUID(), organisationId: org.id, interactionType: "ISSUANCE" as const, protocol: "OPENID4VCI_FINAL1", data: { credentialId: c1.id }, accessTokenHash: `h-${randomUUID()}`, txCodeAttempts: 0, expiresAt: now, createdDate: now, lastModified: now };
+      const interaction = {
+        id: randomUUID(),
+        organisationId: org.id,
+        interactionType: "ISSUANCE" as const,
+        protocol: "OPENID4VCI_FINAL1",
+        data: { credentialId: c1.id },
+        accessTokenHash: `h-${randomUUID()}`,
+        txCodeAttempts: 0,
+        expiresAt: now,
+        createdDate: now,
+        lastModified: now,
+      };
       await storage.interactions.insert(interaction);
-      expect(await storage.interactions.findOne({ op: "eq", column: "accessTokenHash", value: interaction.accessTokenHash })).toEqual(interaction);
+      expect(
+        await storage.interactions.findOne({ op: "eq", column: "accessTokenHash", value: interaction.accessTokenHash }),
+      ).toEqual(interaction);
       await expectCode(storage.interactions.insert({ ...interaction, id: randomUUID() }), "BR_0357");
 
-      const list = { id: randomUUID(), organisationId: org.id, issuerIdentifierId: randomUUID(), revocationMethod: "TOKENSTATUSLIST", bits: 2, size: 1024, allocated: 0, createdDate: now, lastModified: now };
+      const list = {
+        id: randomUUID(),
+        organisationId: org.id,
+        issuerIdentifierId: randomUUID(),
+        revocationMethod: "TOKENSTATUSLIST",
+        bits: 2,
+        size: 1024,
+        allocated: 0,
+        createdDate: now,
+        lastModified: now,
+      };
       await storage.revocationLists.insert(list);
-      const entry = { id: `${list.id}:5`, listId: list.id, index: 5, credentialId: c1.id, status: 0, createdDate: now, lastModified: now };
+      const entry = {
+        id: `${list.id}:5`,
+        listId: list.id,
+        index: 5,
+        credentialId: c1.id,
+        status: 0,
+        createdDate: now,
+        lastModified: now,
+      };
       await storage.revocationEntries.insert(entry);
       await expectCode(storage.revocationEntries.insert({ ...entry, credentialId: c2.id }), "BR_0357");
-      const nonce = { id: randomUUID(), protocol: "OPENID4VCI_FINAL1", expiresAt: now, createdDate: now, lastModified: now };
+      const nonce = {
+        id: randomUUID(),
+        protocol: "OPENID4VCI_FINAL1",
+        expiresAt: now,
+        createdDate: now,
+        lastModified: now,
+      };
       await storage.nonces.insert(nonce);
       const unused = { op: "isNull", column: "usedAt" } as const;
       expect(await storage.nonces.update(nonce.id, { usedAt: now }, { where: unused })).toBe(true);

@@ -31,16 +31,41 @@ describe("OpenID4VCI 1.0 issuance over real HTTP (independent wallet steps)", ()
     const { credkitNode } = await import("../../src/http/mount.js");
     const server = createServer(credkitNode(kit));
     await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
-    mounted = { baseUrl: base, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+    mounted = {
+      baseUrl: base,
+      close: () =>
+        new Promise((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    };
     api = createApiClient(base);
 
     orgId = (await api("POST", "/api/organisation/v1", { name: "Issuer org" })).json.id;
-    const key = (await api("POST", "/api/key/v1", { organisationId: orgId, keyType: "EDDSA", keyParams: {}, name: "issuer", storageType: "INTERNAL", storageParams: {} })).json.id;
+    const key = (
+      await api("POST", "/api/key/v1", {
+        organisationId: orgId,
+        keyType: "EDDSA",
+        keyParams: {},
+        name: "issuer",
+        storageType: "INTERNAL",
+        storageParams: {},
+      })
+    ).json.id;
     issuerId = (
       await api("POST", "/api/identifier/v1", {
         organisationId: orgId,
         name: "issuer did",
-        did: { method: "KEY", keys: { authentication: [key], assertionMethod: [key], keyAgreement: [], capabilityInvocation: [], capabilityDelegation: [] } },
+        did: {
+          method: "KEY",
+          keys: {
+            authentication: [key],
+            assertionMethod: [key],
+            keyAgreement: [],
+            capabilityInvocation: [],
+            capabilityDelegation: [],
+          },
+        },
       })
     ).json.id;
     const schema = await api("POST", "/api/credential-schema/v1", {
@@ -52,7 +77,15 @@ describe("OpenID4VCI 1.0 issuance over real HTTP (independent wallet steps)", ()
       claims: [
         { key: "given_name", datatype: "STRING", required: true },
         { key: "age", datatype: "NUMBER", required: false },
-        { key: "address", datatype: "OBJECT", required: false, claims: [{ key: "street", datatype: "STRING", required: true }, { key: "city", datatype: "STRING", required: false }] },
+        {
+          key: "address",
+          datatype: "OBJECT",
+          required: false,
+          claims: [
+            { key: "street", datatype: "STRING", required: true },
+            { key: "city", datatype: "STRING", required: false },
+          ],
+        },
         { key: "nationalities", datatype: "STRING", required: false, array: true },
       ],
     });
@@ -99,13 +132,20 @@ describe("OpenID4VCI 1.0 issuance over real HTTP (independent wallet steps)", ()
     const offerUri = new URL(offerUrl).searchParams.get("credential_offer_uri")!;
     const offer = await (await fetch(offerUri)).json();
     const issuerUrl = new URL(offer.credential_issuer);
-    const metadata = await (await fetch(`${issuerUrl.origin}/.well-known/openid-credential-issuer${issuerUrl.pathname}`)).json();
-    const asMeta = await (await fetch(`${issuerUrl.origin}/.well-known/oauth-authorization-server${issuerUrl.pathname}`)).json();
+    const metadata = await (
+      await fetch(`${issuerUrl.origin}/.well-known/openid-credential-issuer${issuerUrl.pathname}`)
+    ).json();
+    const asMeta = await (
+      await fetch(`${issuerUrl.origin}/.well-known/oauth-authorization-server${issuerUrl.pathname}`)
+    ).json();
     const grant = offer.grants["urn:ietf:params:oauth:grant-type:pre-authorized_code"];
     const tokenResponse = await fetch(asMeta.token_endpoint, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:pre-authorized_code", "pre-authorized_code": grant["pre-authorized_code"] }),
+      body: new URLSearchParams({
+        grant_type: "urn:ietf:params:oauth:grant-type:pre-authorized_code",
+        "pre-authorized_code": grant["pre-authorized_code"],
+      }),
     });
     const token = await tokenResponse.json();
     const { c_nonce } = await (await fetch(metadata.nonce_endpoint, { method: "POST" })).json();
@@ -117,7 +157,10 @@ describe("OpenID4VCI 1.0 issuance over real HTTP (independent wallet steps)", ()
     const credentialResponse = await fetch(metadata.credential_endpoint, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token.access_token}` },
-      body: JSON.stringify({ credential_configuration_id: offer.credential_configuration_ids[0], proofs: { jwt: [proof] } }),
+      body: JSON.stringify({
+        credential_configuration_id: offer.credential_configuration_ids[0],
+        proofs: { jwt: [proof] },
+      }),
     });
     return { offer, metadata, token, credentialResponse, body: await credentialResponse.json(), holder, holderJwk };
   }
@@ -134,7 +177,12 @@ describe("OpenID4VCI 1.0 issuance over real HTTP (independent wallet steps)", ()
     const document = (await api("GET", `/api/did-resolver/v1/${encodeURIComponent(issuerDid)}`)).json;
     const issuerKey = await importJWK(document.verificationMethod[0].publicKeyJwk, "EdDSA");
     const sdjwt = new SDJwtVcInstance({
-      hasher: async (data: string | ArrayBuffer) => new Uint8Array(createHash("sha256").update(typeof data === "string" ? data : Buffer.from(data)).digest()),
+      hasher: async (data: string | ArrayBuffer) =>
+        new Uint8Array(
+          createHash("sha256")
+            .update(typeof data === "string" ? data : Buffer.from(data))
+            .digest(),
+        ),
       verifier: async (data: string, signature: string) => {
         const [h, p] = data.split(".");
         try {
@@ -147,7 +195,13 @@ describe("OpenID4VCI 1.0 issuance over real HTTP (independent wallet steps)", ()
     });
     const verified = await sdjwt.verify(sdJwt);
     const payload = verified.payload as Record<string, unknown>;
-    expect(payload).toMatchObject({ iss: issuerDid, given_name: "Erika", age: 42, address: { street: "Heidestraße 17" }, nationalities: ["DE", "FR"] });
+    expect(payload).toMatchObject({
+      iss: issuerDid,
+      given_name: "Erika",
+      age: 42,
+      address: { street: "Heidestraße 17" },
+      nationalities: ["DE", "FR"],
+    });
     expect(payload.vct).toBe(run.offer.credential_configuration_ids[0]);
     expect((payload.cnf as { jwk: { x: string } }).jwk.x).toBe(run.holderJwk.x);
     const status = (payload.status as { status_list: { idx: number; uri: string } }).status_list;
@@ -159,7 +213,8 @@ describe("OpenID4VCI 1.0 issuance over real HTTP (independent wallet steps)", ()
     expect(detail.claims.find((c: { path: string }) => c.path === "age").value).toBe(42);
 
     // the status list token is signed by the issuer and shows revocation
-    const listToken = async () => jwtVerify(await (await fetch(status.uri)).text(), issuerKey, { typ: "statuslist+jwt" });
+    const listToken = async () =>
+      jwtVerify(await (await fetch(status.uri)).text(), issuerKey, { typ: "statuslist+jwt" });
     expect((await listToken()).payload.sub).toBe(status.uri);
     expect((await api("POST", `/api/credential/v1/${credentialId}/suspend`, {})).status).toBe(204);
     expect((await api("GET", `/api/credential/v1/${credentialId}`)).json.state).toBe("SUSPENDED");
@@ -179,14 +234,20 @@ describe("OpenID4VCI 1.0 issuance over real HTTP (independent wallet steps)", ()
     const replay = await fetch(`${base}/ssi/openid4vci/final-1.0/${schemaId}/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:pre-authorized_code", "pre-authorized_code": grant["pre-authorized_code"] }),
+      body: new URLSearchParams({
+        grant_type: "urn:ietf:params:oauth:grant-type:pre-authorized_code",
+        "pre-authorized_code": grant["pre-authorized_code"],
+      }),
     });
     expect(replay.status).toBe(400);
     expect((await replay.json()).error).toBe("invalid_grant");
   });
 
   it("lists credentials with filters and search", async () => {
-    const list = await api("GET", `/api/credential/v1?page=0&pageSize=10&organisationId=${orgId}&searchText=Erik&searchType[]=CLAIM_VALUE&sort=schema.name`);
+    const list = await api(
+      "GET",
+      `/api/credential/v1?page=0&pageSize=10&organisationId=${orgId}&searchText=Erik&searchType[]=CLAIM_VALUE&sort=schema.name`,
+    );
     expect(list.status).toBe(200);
     expect(list.json.totalItems).toBeGreaterThan(0);
     expect(list.json.values[0].schema.name).toBe("Identity");

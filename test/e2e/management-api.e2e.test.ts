@@ -36,7 +36,9 @@ for (const adapter of HTTP_ADAPTERS) {
     });
 
     beforeAll(async () => {
-      kit = await createTestKit({ config: { app: { coreBaseUrl: "https://issuer.example.com", enableHistoryCreateEndpoint: true } } });
+      kit = await createTestKit({
+        config: { app: { coreBaseUrl: "https://issuer.example.com", enableHistoryCreateEndpoint: true } },
+      });
       mounted = await adapter.mount(kit);
       api = createApiClient(mounted.baseUrl);
       const created = await api("POST", "/api/organisation/v1", { name: "E2E org" });
@@ -61,29 +63,58 @@ for (const adapter of HTTP_ADAPTERS) {
       expectError(await api("POST", "/api/organisation/v1", { id }), 400, "BR_0023");
       expectError(await api("POST", "/api/organisation/v1", { slug: "nope" }), 400, "BR_0084");
       expectError(await api("GET", `/api/organisation/v1/${randomUUID()}`), 404, "BR_0022");
-      expect((await api("PATCH", `/api/organisation/v1/${id}`, { name: `renamed ${id}`, deactivate: true })).status).toBe(204);
+      expect(
+        (await api("PATCH", `/api/organisation/v1/${id}`, { name: `renamed ${id}`, deactivate: true })).status,
+      ).toBe(204);
       expect((await api("GET", `/api/organisation/v1/${id}`)).json.deactivatedAt).toMatch(TIMESTAMP);
-      const list = await api("GET", `/api/organisation/v1?page=0&pageSize=5&name=${encodeURIComponent(`renamed ${id}`)}`);
+      const list = await api(
+        "GET",
+        `/api/organisation/v1?page=0&pageSize=5&name=${encodeURIComponent(`renamed ${id}`)}`,
+      );
       expect(list.json).toMatchObject({ totalItems: 1, totalPages: 1 });
 
       const sts = await api("POST", "/api/sts/organisation/v1", { name: `sts ${id}`, slug: `acme-${id.slice(0, 8)}` });
       expect(sts.status).toBe(201);
       expect((await api("PATCH", `/api/sts/organisation/v1/${sts.json.id}`, { slug: "acme-2" })).status).toBe(204);
       expect((await api("GET", `/api/sts/organisation/v1/${sts.json.id}`)).json.slug).toBe("acme-2");
-      expectError(await api("PATCH", `/api/sts/organisation/v1/${sts.json.id}`, { slug: "no_underscores" }), 400, "BR_0084");
+      expectError(
+        await api("PATCH", `/api/sts/organisation/v1/${sts.json.id}`, { slug: "no_underscores" }),
+        400,
+        "BR_0084",
+      );
     });
 
     it("keys: create each algorithm, detail, list, and refuse bad input", async () => {
       const created = await api("POST", "/api/key/v1", keyBody("ed"));
       expect(created.status).toBe(201);
       const detail = await api("GET", `/api/key/v1/${created.json.id}`);
-      expect(detail.json).toMatchObject({ id: created.json.id, organisationId: orgId, name: "ed", keyType: "EDDSA", storageType: "INTERNAL", isRemote: false });
+      expect(detail.json).toMatchObject({
+        id: created.json.id,
+        organisationId: orgId,
+        name: "ed",
+        keyType: "EDDSA",
+        storageType: "INTERNAL",
+        isRemote: false,
+      });
       expect(detail.json.publicKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(Object.keys(detail.json).sort()).toEqual(["createdDate", "id", "isRemote", "keyType", "lastModified", "name", "organisationId", "publicKey", "storageType"]);
+      expect(Object.keys(detail.json).sort()).toEqual([
+        "createdDate",
+        "id",
+        "isRemote",
+        "keyType",
+        "lastModified",
+        "name",
+        "organisationId",
+        "publicKey",
+        "storageType",
+      ]);
       expect((await api("POST", "/api/key/v1", keyBody("ec", "ECDSA"))).status).toBe(201);
       expect((await api("POST", "/api/key/v1", keyBody("pq", "ML_DSA"))).status).toBe(201);
 
-      const list = await api("GET", `/api/key/v1?page=0&pageSize=10&organisationId=${orgId}&keyTypes[]=EDDSA&keyTypes[]=ECDSA&sort=name`);
+      const list = await api(
+        "GET",
+        `/api/key/v1?page=0&pageSize=10&organisationId=${orgId}&keyTypes[]=EDDSA&keyTypes[]=ECDSA&sort=name`,
+      );
       expect(list.status).toBe(200);
       expect(list.json.values.map((k: { name: string }) => k.name)).toEqual(["ec", "ed"]);
       expect(list.json.values[0]).not.toHaveProperty("organisationId");
@@ -91,7 +122,11 @@ for (const adapter of HTTP_ADAPTERS) {
       expectError(await api("POST", "/api/key/v1", keyBody("ed")), 400, "BR_0066");
       expectError(await api("POST", "/api/key/v1", { ...keyBody("x"), keyType: "RSA" }), 400, "BR_0043");
       expectError(await api("POST", "/api/key/v1", { ...keyBody("x"), extra: 1 }), 400, "BR_0084");
-      expectError(await api("POST", "/api/key/v1", { ...keyBody("x"), storageParams: { jwk: { kty: "EC" } } }), 400, "BR_0096");
+      expectError(
+        await api("POST", "/api/key/v1", { ...keyBody("x"), storageParams: { jwk: { kty: "EC" } } }),
+        400,
+        "BR_0096",
+      );
       // a host body parser (express.json) may answer malformed JSON itself, still with 400
       expect((await api("POST", "/api/key/v1", "{not json", { "content-type": "application/json" })).status).toBe(400);
       expect((await api("POST", "/api/key/v1", "name=x", { "content-type": "text/plain" })).status).toBe(415);
@@ -106,7 +141,12 @@ for (const adapter of HTTP_ADAPTERS) {
       const ed = (await api("POST", "/api/key/v1", keyBody(`did-ed-${randomUUID()}`))).json.id;
       const ec = (await api("POST", "/api/key/v1", keyBody(`did-ec-${randomUUID()}`, "ECDSA"))).json.id;
 
-      const didCreated = await api("POST", "/api/did/v1", { organisationId: orgId, name: `web ${ec}`, method: "WEB", keys: roles(ec) });
+      const didCreated = await api("POST", "/api/did/v1", {
+        organisationId: orgId,
+        name: `web ${ec}`,
+        method: "WEB",
+        keys: roles(ec),
+      });
       expect(didCreated.status).toBe(201);
       const did = await api("GET", `/api/did/v1/${didCreated.json.id}`);
       expect(did.json).toMatchObject({ type: "LOCAL", method: "WEB", deactivated: false, organisationId: orgId });
@@ -125,12 +165,20 @@ for (const adapter of HTTP_ADAPTERS) {
       expect((await api("GET", `/ssi/did-web/v1/${didCreated.json.id}/did.json`)).status).toBe(404);
       expectError(await api("PATCH", `/api/did/v1/${didCreated.json.id}`, { deactivated: false }), 400, "BR_0256");
 
-      const byDid = await api("POST", "/api/identifier/v1", { organisationId: orgId, name: `id ${ed}`, did: { method: "KEY", keys: roles(ed) } });
+      const byDid = await api("POST", "/api/identifier/v1", {
+        organisationId: orgId,
+        name: `id ${ed}`,
+        did: { method: "KEY", keys: roles(ed) },
+      });
       expect(byDid.status).toBe(201);
       const identifier = await api("GET", `/api/identifier/v1/${byDid.json.id}`);
       expect(identifier.json).toMatchObject({ type: "DID", state: "ACTIVE", isRemote: false });
       expect(identifier.json.did.did).toMatch(/^did:key:z6Mk/);
-      const byKey = await api("POST", "/api/identifier/v1", { organisationId: orgId, name: `key ${ed}`, key: { keyId: ed } });
+      const byKey = await api("POST", "/api/identifier/v1", {
+        organisationId: orgId,
+        name: `key ${ed}`,
+        key: { keyId: ed },
+      });
       expect(byKey.status).toBe(201);
       expect((await api("GET", `/api/identifier/v1/${byKey.json.id}`)).json.key.id).toBe(ed);
       expectError(await api("POST", "/api/identifier/v1", { organisationId: orgId, name: "none" }), 400, "BR_0206");
@@ -152,7 +200,14 @@ for (const adapter of HTTP_ADAPTERS) {
       expect(first).toMatchObject({ entityType: "KEY", source: "CORE", organisationId: orgId });
       expect((await api("GET", `/api/history/v1/${first.id}`)).json.id).toBe(first.id);
       expectError(await api("GET", `/api/history/v1/${randomUUID()}`), 404, "BR_0100");
-      const pushed = await api("POST", "/api/history/v1", { action: "CREATED", name: "bridge login", entityType: "USER", organisationId: orgId, source: "BRIDGE", metadata: { a: 1 } });
+      const pushed = await api("POST", "/api/history/v1", {
+        action: "CREATED",
+        name: "bridge login",
+        entityType: "USER",
+        organisationId: orgId,
+        source: "BRIDGE",
+        metadata: { a: 1 },
+      });
       expect(pushed.status).toBe(201);
       expect((await api("GET", `/api/history/v1/${pushed.json.id}`)).json.metadata).toEqual({ External: { a: 1 } });
     });
@@ -167,7 +222,9 @@ for (const adapter of HTTP_ADAPTERS) {
       expect(config.json.keyAlgorithm.EDDSA).toMatchObject({ type: "EDDSA", enabled: true });
       expect(config.text).not.toContain(TEST_ENCRYPTION_KEY);
       const metrics = await api("GET", "/metrics");
-      expect(metrics.text).toMatch(/credkit_http_requests_total\{method="GET",route="\/api\/config\/v1",status="200"\} \d+/);
+      expect(metrics.text).toMatch(
+        /credkit_http_requests_total\{method="GET",route="\/api\/config\/v1",status="200"\} \d+/,
+      );
       const openapi = await api("GET", "/api-docs/openapi.json");
       expect(openapi.json.openapi).toBe("3.0.3");
       expect(openapi.json.paths["/api/key/v1"].post.requestBody).toBeDefined();

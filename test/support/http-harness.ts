@@ -37,7 +37,10 @@ export const HTTP_ADAPTERS: AdapterCase[] = [
     name: "node:http under /credkit",
     mount: (kit) => {
       const listener = credkitNode(kit, { prefix: "/credkit" });
-      return listen(createServer((req, res) => listener(req, res)), "/credkit");
+      return listen(
+        createServer((req, res) => listener(req, res)),
+        "/credkit",
+      );
     },
   },
   {
@@ -63,8 +66,9 @@ export const HTTP_ADAPTERS: AdapterCase[] = [
     mount: async (kit) => {
       let server!: Server;
       const port = await new Promise<number>((resolve) => {
-        server = serve({ fetch: (request: Request) => kit.http.fetch(request), port: 0, hostname: "127.0.0.1" }, (info) =>
-          resolve(info.port),
+        server = serve(
+          { fetch: (request: Request) => kit.http.fetch(request), port: 0, hostname: "127.0.0.1" },
+          (info) => resolve(info.port),
         ) as Server;
       });
       return {
@@ -89,7 +93,12 @@ export interface ApiResponse {
 
 /** A small HTTP client for tests: JSON in, parsed JSON out. */
 export function createApiClient(baseUrl: string, defaults: Record<string, string> = {}) {
-  return async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  return async function api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {

@@ -35,7 +35,11 @@ function indicesUnder(prefixes: readonly string[], path: string): number[] {
 }
 
 /** Builds the nested claim view of a credential from its flat claim rows and its schema tree. */
-export function toClaimDtos(schemaClaims: readonly ClaimSchema[], claims: readonly Claim[], datatype: Datatype): ClaimDto[] {
+export function toClaimDtos(
+  schemaClaims: readonly ClaimSchema[],
+  claims: readonly Claim[],
+  datatype: Datatype,
+): ClaimDto[] {
   const values = new Map(claims.map((c) => [c.path, c.value]));
   const paths = [...values.keys()];
   const hasUnder = (path: string) => values.has(path) || paths.some((p) => p.startsWith(`${path}/`));
@@ -46,10 +50,14 @@ export function toClaimDtos(schemaClaims: readonly ClaimSchema[], claims: readon
       const type = datatype(schema.datatype);
       const node = (at: string): ClaimDto | undefined => {
         if (type === "OBJECT") {
-          return hasUnder(at) ? { path: at, schema: toClaimSchemaDto(schema), value: build(schema.claims, at) } : undefined;
+          return hasUnder(at)
+            ? { path: at, schema: toClaimSchemaDto(schema), value: build(schema.claims, at) }
+            : undefined;
         }
         const value = values.get(at);
-        return value === undefined ? undefined : { path: at, schema: toClaimSchemaDto(schema), value: typedValue(type, value) };
+        return value === undefined
+          ? undefined
+          : { path: at, schema: toClaimSchemaDto(schema), value: typedValue(type, value) };
       };
       if (schema.array) {
         const items = indicesUnder(paths, path)
@@ -65,7 +73,11 @@ export function toClaimDtos(schemaClaims: readonly ClaimSchema[], claims: readon
 }
 
 /** The credential's claims as a JSON object tree (what a format puts in the credential). */
-export function toClaimObject(schemaClaims: readonly ClaimSchema[], claims: readonly Claim[], datatype: Datatype): Record<string, unknown> {
+export function toClaimObject(
+  schemaClaims: readonly ClaimSchema[],
+  claims: readonly Claim[],
+  datatype: Datatype,
+): Record<string, unknown> {
   const unwrap = (dtos: readonly ClaimDto[]): Record<string, unknown> =>
     Object.fromEntries(dtos.map((dto) => [dto.schema.key, toJson(dto)]));
   const toJson = (dto: ClaimDto): unknown => {
@@ -106,9 +118,11 @@ export function validateClaimValue(config: CredkitConfig, schema: ClaimSchema, p
       fail("an object claim has no value of its own; give its nested claims");
       break;
     default: {
-      if (typeof params.min === "number" && value.length < params.min) fail(`must be at least ${params.min} characters`);
+      if (typeof params.min === "number" && value.length < params.min)
+        fail(`must be at least ${params.min} characters`);
       if (typeof params.max === "number" && value.length > params.max) fail(`must be at most ${params.max} characters`);
-      if (typeof params.pattern === "string" && !new RegExp(params.pattern).test(value)) fail(`does not match ${params.pattern}`);
+      if (typeof params.pattern === "string" && !new RegExp(params.pattern).test(value))
+        fail(`does not match ${params.pattern}`);
     }
   }
 }

@@ -36,7 +36,11 @@ export interface CredentialRelations {
   holder?: Identifier;
 }
 
-export function toCredentialListItem(credential: Credential, related: CredentialRelations, includeLayout = true): CredentialListItemDto {
+export function toCredentialListItem(
+  credential: Credential,
+  related: CredentialRelations,
+  includeLayout = true,
+): CredentialListItemDto {
   return {
     id: credential.id,
     createdDate: credential.createdDate,
@@ -54,7 +58,11 @@ export function toCredentialListItem(credential: Credential, related: Credential
   };
 }
 
-export function toCredentialDetail(credential: Credential, related: CredentialRelations, claims: ClaimDto[]): CredentialDetailDto {
+export function toCredentialDetail(
+  credential: Credential,
+  related: CredentialRelations,
+  claims: ClaimDto[],
+): CredentialDetailDto {
   const item = toCredentialListItem(credential, related);
   return {
     ...item,

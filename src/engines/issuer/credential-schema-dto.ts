@@ -1,4 +1,9 @@
-import type { ClaimSchema, CredentialSchema, LayoutProperties, TransactionCodeSettings } from "../../domain/credential-schema.js";
+import type {
+  ClaimSchema,
+  CredentialSchema,
+  LayoutProperties,
+  TransactionCodeSettings,
+} from "../../domain/credential-schema.js";
 
 export interface ClaimSchemaDto {
   id: string;
@@ -49,7 +54,10 @@ export function toClaimSchemaDto(claim: ClaimSchema): ClaimSchemaDto {
   };
 }
 
-export function toCredentialSchemaListItem(schema: CredentialSchema, includeLayout = true): CredentialSchemaListItemDto {
+export function toCredentialSchemaListItem(
+  schema: CredentialSchema,
+  includeLayout = true,
+): CredentialSchemaListItemDto {
   return {
     id: schema.id,
     createdDate: schema.createdDate,
@@ -79,7 +87,10 @@ export function toCredentialSchemaDetail(schema: CredentialSchema): CredentialSc
 }
 
 /** Every claim schema of a tree with its slash-separated path (`address/street`). */
-export function flattenClaimSchemas(claims: readonly ClaimSchema[], prefix = ""): { path: string; claim: ClaimSchema }[] {
+export function flattenClaimSchemas(
+  claims: readonly ClaimSchema[],
+  prefix = "",
+): { path: string; claim: ClaimSchema }[] {
   return claims.flatMap((claim) => {
     const path = prefix ? `${prefix}/${claim.key}` : claim.key;
     return [{ path, claim }, ...flattenClaimSchemas(claim.claims, path)];

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { KEY_STORAGE_SECURITY_LEVELS, LAYOUT_TYPES, TRANSACTION_CODE_TYPES } from "../../domain/enums.js";
-import type { ClaimSchema, CredentialSchema } from "../../domain/credential-schema.js";
 import type { CredkitConfig } from "../../config/schema.js";
+import type { ClaimSchema, CredentialSchema } from "../../domain/credential-schema.js";
+import { KEY_STORAGE_SECURITY_LEVELS, LAYOUT_TYPES, TRANSACTION_CODE_TYPES } from "../../domain/enums.js";
 import { CredkitError } from "../../errors/credkit-error.js";
 import type { Condition, Page } from "../../ports/storage.js";
 import type { CallContext } from "../common/call-context.js";
@@ -43,13 +43,20 @@ const layoutPropertiesSchema = z
   .object({
     background: z.object({ color: z.string().optional(), image: z.string().optional() }).strict().optional(),
     logo: z
-      .object({ fontColor: z.string().optional(), backgroundColor: z.string().optional(), image: z.string().optional() })
+      .object({
+        fontColor: z.string().optional(),
+        backgroundColor: z.string().optional(),
+        image: z.string().optional(),
+      })
       .strict()
       .optional(),
     primaryAttribute: z.string().optional(),
     secondaryAttribute: z.string().optional(),
     pictureAttribute: z.string().optional(),
-    code: z.object({ attribute: z.string(), type: z.enum(["BARCODE", "MRZ", "QR_CODE"]) }).strict().optional(),
+    code: z
+      .object({ attribute: z.string(), type: z.enum(["BARCODE", "MRZ", "QR_CODE"]) })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -118,7 +125,7 @@ const CONTAINER_TYPES = new Set(["OBJECT"]);
 
 function datatypeOf(config: CredkitConfig, datatype: string): string {
   const entry = config.datatype[datatype];
-  if (!entry || !entry.enabled) throw new CredkitError("BR_0061", `datatype ${datatype} is not configured`);
+  if (!entry?.enabled) throw new CredkitError("BR_0061", `datatype ${datatype} is not configured`);
   return entry.type;
 }
 
@@ -135,7 +142,8 @@ function buildClaimSchemas(
   return inputs.map((input) => {
     if (input.key.includes("/")) throw new CredkitError("BR_0108", `claim key "${input.key}" contains a slash`);
     if (input.key.length > 255) throw new CredkitError("BR_0126", `claim key "${input.key.slice(0, 32)}…" is too long`);
-    if (seen.has(input.key)) throw new CredkitError("BR_0084", `claim key "${input.key}" appears twice at the same level`);
+    if (seen.has(input.key))
+      throw new CredkitError("BR_0084", `claim key "${input.key}" appears twice at the same level`);
     seen.add(input.key);
     const type = datatypeOf(config, input.datatype);
     const nested = input.claims ?? [];
@@ -173,10 +181,11 @@ export function createCredentialSchemaService(deps: EngineDeps, config: CredkitC
     const input = parseInput(createCredentialSchemaInputSchema, rawInput);
     const organisationId = resolveTargetOrganisation(context, input.organisationId);
     const format = config.format[input.format];
-    if (!format || !format.enabled) throw new CredkitError("BR_0089", `format ${input.format} is not configured`);
+    if (!format?.enabled) throw new CredkitError("BR_0089", `format ${input.format} is not configured`);
     if (input.revocationMethod !== undefined) {
       const method = config.revocation[input.revocationMethod];
-      if (!method || !method.enabled) throw new CredkitError("BR_0089", `revocation method ${input.revocationMethod} is not configured`);
+      if (!method?.enabled)
+        throw new CredkitError("BR_0089", `revocation method ${input.revocationMethod} is not configured`);
     }
     if (input.allowSuspension && input.revocationMethod === undefined) {
       throw new CredkitError("BR_0162", "suspension needs a revocation method that supports it");
@@ -239,7 +248,11 @@ export function createCredentialSchemaService(deps: EngineDeps, config: CredkitC
             inFilter("keyStorageSecurity", input.keySecurityLevels),
             input.requiresWalletInstanceAttestation === undefined
               ? undefined
-              : { op: "eq", column: "requiresWalletInstanceAttestation", value: input.requiresWalletInstanceAttestation },
+              : {
+                  op: "eq",
+                  column: "requiresWalletInstanceAttestation",
+                  value: input.requiresWalletInstanceAttestation,
+                },
           ],
         }),
       );
@@ -251,16 +264,32 @@ export function createCredentialSchemaService(deps: EngineDeps, config: CredkitC
       const schema = await load(id, context);
       const now = clock.now();
       await storage.transaction(async (tx) => {
-        const deleted = await tx.credentialSchemas.update(id, { deletedAt: now, lastModified: now }, { where: { op: "isNull", column: "deletedAt" } });
+        const deleted = await tx.credentialSchemas.update(
+          id,
+          { deletedAt: now, lastModified: now },
+          { where: { op: "isNull", column: "deletedAt" } },
+        );
         if (!deleted) throw new CredkitError("BR_0006", `credential schema ${id} not found`);
-        await recordHistory(deps, tx, context, { action: "DELETED", entityType: "CREDENTIAL_SCHEMA", entityId: id, name: schema.name, organisationId: schema.organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "DELETED",
+          entityType: "CREDENTIAL_SCHEMA",
+          entityId: id,
+          name: schema.name,
+          organisationId: schema.organisationId,
+        });
       });
     },
 
     async share(id, context = UNSCOPED) {
       const schema = await load(id, context);
       await storage.transaction((tx) =>
-        recordHistory(deps, tx, context, { action: "SHARED", entityType: "CREDENTIAL_SCHEMA", entityId: id, name: schema.name, organisationId: schema.organisationId }),
+        recordHistory(deps, tx, context, {
+          action: "SHARED",
+          entityType: "CREDENTIAL_SCHEMA",
+          entityId: id,
+          name: schema.name,
+          organisationId: schema.organisationId,
+        }),
       );
       return { url: `${deps.baseUrl}/ssi/schema/v1/${id}` };
     },
@@ -273,7 +302,8 @@ export function createCredentialSchemaService(deps: EngineDeps, config: CredkitC
         datatype: String(claim.datatype),
         required: claim.required === true,
         array: claim.array === true,
-        ...(Array.isArray(claim.claims) && claim.claims.length > 0 && { claims: (claim.claims as Record<string, unknown>[]).map(toClaimInput) }),
+        ...(Array.isArray(claim.claims) &&
+          claim.claims.length > 0 && { claims: (claim.claims as Record<string, unknown>[]).map(toClaimInput) }),
       });
       if (!Array.isArray(shared.claims) || typeof shared.name !== "string" || typeof shared.format !== "string") {
         throw new CredkitError("BR_0084", "schema: name, format and claims are required");

@@ -17,7 +17,12 @@ import { parseInput } from "../common/parse-input.js";
 import { recordHistory } from "../history/record-history.js";
 import { buildListQuery, dateRange, inFilter, listInputSchema, timestampInput } from "../list/list-input.js";
 import { datatypeResolver, toClaimDtos, validateClaimValue } from "./credential-claims.js";
-import { type CredentialDetailDto, type CredentialListItemDto, toCredentialDetail, toCredentialListItem } from "./credential-dto.js";
+import {
+  type CredentialDetailDto,
+  type CredentialListItemDto,
+  toCredentialDetail,
+  toCredentialListItem,
+} from "./credential-dto.js";
 import { flattenClaimSchemas } from "./credential-schema-dto.js";
 import type { CredentialSchemaService } from "./credential-schema-service.js";
 import { hashSecret } from "./hash-secret.js";
@@ -33,7 +38,9 @@ export const createCredentialInputSchema = z
     issuerKey: z.uuid().optional(),
     issuerCertificate: z.uuid().optional(),
     protocol: z.string().min(1),
-    claimValues: z.array(z.object({ claimId: z.uuid(), value: z.string().default(""), path: z.string().min(1) }).strict()),
+    claimValues: z.array(
+      z.object({ claimId: z.uuid(), value: z.string().default(""), path: z.string().min(1) }).strict(),
+    ),
     redirectUri: z.string().url().optional(),
     profile: z.string().max(255).optional(),
     webhookDestinationUrl: z.string().max(2048).optional(),
@@ -121,23 +128,32 @@ export function createCredentialService(
   async function relations(repositories: StorageRepositories, credential: Credential) {
     const schema = await repositories.credentialSchemas.get(credential.credentialSchemaId);
     if (!schema) throw new CredkitError("BR_0006", `schema of credential ${credential.id} not found`);
-    const issuer = credential.issuerIdentifierId ? await repositories.identifiers.get(credential.issuerIdentifierId) : undefined;
-    const holder = credential.holderIdentifierId ? await repositories.identifiers.get(credential.holderIdentifierId) : undefined;
+    const issuer = credential.issuerIdentifierId
+      ? await repositories.identifiers.get(credential.issuerIdentifierId)
+      : undefined;
+    const holder = credential.holderIdentifierId
+      ? await repositories.identifiers.get(credential.holderIdentifierId)
+      : undefined;
     return { schema, ...(issuer && { issuer }), ...(holder && { holder }) };
   }
 
-  function buildClaims(schema: CredentialSchema, values: z.output<typeof createCredentialInputSchema>["claimValues"]): Claim[] {
+  function buildClaims(
+    schema: CredentialSchema,
+    values: z.output<typeof createCredentialInputSchema>["claimValues"],
+  ): Claim[] {
     const byPath = new Map(flattenClaimSchemas(schema.claims).map((entry) => [entry.path, entry.claim]));
     const byId = new Map(flattenClaimSchemas(schema.claims).map((entry) => [entry.claim.id, entry]));
     const seen = new Set<string>();
     const claims = values.map((value) => {
       const entry = byId.get(value.claimId);
-      if (!entry) throw new CredkitError("BR_0010", `claim schema ${value.claimId} is not part of the credential schema`);
+      if (!entry)
+        throw new CredkitError("BR_0010", `claim schema ${value.claimId} is not part of the credential schema`);
       const shape = value.path
         .split("/")
         .filter((segment) => !/^\d+$/.test(segment))
         .join("/");
-      if (shape !== entry.path) throw new CredkitError("BR_0084", `path ${value.path} does not belong to claim ${entry.path}`);
+      if (shape !== entry.path)
+        throw new CredkitError("BR_0084", `path ${value.path} does not belong to claim ${entry.path}`);
       if (seen.has(value.path)) throw new CredkitError("BR_0084", `claim path ${value.path} given twice`);
       seen.add(value.path);
       validateClaimValue(config, entry.claim, value.path, value.value);
@@ -150,10 +166,17 @@ export function createCredentialService(
       for (const claimSchema of claimSchemas) {
         for (const prefix of prefixes) {
           const path = prefix ? `${prefix}/${claimSchema.key}` : claimSchema.key;
-          if (claimSchema.required && !presentUnder(path)) throw new CredkitError("BR_0003", `required claim ${path} is missing`);
+          if (claimSchema.required && !presentUnder(path))
+            throw new CredkitError("BR_0003", `required claim ${path} is missing`);
           if (claimSchema.claims.length === 0) continue;
           const instances = claimSchema.array
-            ? [...new Set(present.filter((p) => p.startsWith(`${path}/`)).map((p) => `${path}/${p.slice(path.length + 1).split("/")[0]}`))]
+            ? [
+                ...new Set(
+                  present
+                    .filter((p) => p.startsWith(`${path}/`))
+                    .map((p) => `${path}/${p.slice(path.length + 1).split("/")[0]}`),
+                ),
+              ]
             : presentUnder(path)
               ? [path]
               : [];
@@ -166,16 +189,22 @@ export function createCredentialService(
     return claims;
   }
 
-  async function requireIssuer(context: CallContext, organisationId: string, input: z.output<typeof createCredentialInputSchema>) {
+  async function requireIssuer(
+    context: CallContext,
+    organisationId: string,
+    input: z.output<typeof createCredentialInputSchema>,
+  ) {
     let identifier: Identifier | undefined;
     if (input.issuer) identifier = await storage.identifiers.get(input.issuer);
-    else if (input.issuerDid) identifier = await storage.identifiers.findOne({ op: "eq", column: "didId", value: input.issuerDid });
+    else if (input.issuerDid)
+      identifier = await storage.identifiers.findOne({ op: "eq", column: "didId", value: input.issuerDid });
     else throw new CredkitError("BR_0084", "issuer is required");
     if (!identifier || identifier.deletedAt || identifier.organisationId !== organisationId) {
       throw new CredkitError("BR_0207", `issuer identifier ${input.issuer ?? input.issuerDid} not found`);
     }
     void context;
-    if (identifier.state !== "ACTIVE") throw new CredkitError("BR_0218", `issuer identifier ${identifier.id} is deactivated`);
+    if (identifier.state !== "ACTIVE")
+      throw new CredkitError("BR_0218", `issuer identifier ${identifier.id} is deactivated`);
     if (identifier.type !== "DID" && identifier.type !== "KEY") {
       throw new CredkitError("BR_0218", `identifier type ${identifier.type} cannot issue this format`);
     }
@@ -183,8 +212,11 @@ export function createCredentialService(
       const keyIds =
         identifier.type === "KEY"
           ? [identifier.keyId]
-          : ((await storage.dids.get(identifier.didId ?? ""))?.keys ?? []).filter((k) => k.role === "ASSERTION_METHOD").map((k) => k.keyId);
-      if (!keyIds.includes(input.issuerKey)) throw new CredkitError("BR_0330", `key ${input.issuerKey} is not an assertion key of the issuer`);
+          : ((await storage.dids.get(identifier.didId ?? ""))?.keys ?? [])
+              .filter((k) => k.role === "ASSERTION_METHOD")
+              .map((k) => k.keyId);
+      if (!keyIds.includes(input.issuerKey))
+        throw new CredkitError("BR_0330", `key ${input.issuerKey} is not an assertion key of the issuer`);
     }
     return identifier;
   }
@@ -198,17 +230,30 @@ export function createCredentialService(
     action: "REVOKED" | "SUSPENDED" | "REACTIVATED",
   ) {
     const credential = await load(id, context);
-    if (credential.role !== "ISSUER") throw new CredkitError("BR_0002", "only issued credentials can change revocation state");
+    if (credential.role !== "ISSUER")
+      throw new CredkitError("BR_0002", "only issued credentials can change revocation state");
     const schema = await schemas.load(credential.credentialSchemaId);
-    if (!schema.revocationMethod) throw new CredkitError("BR_0098", `credential schema ${schema.id} has no revocation method`);
-    if (transition === "suspend" && !schema.allowSuspension) throw new CredkitError("BR_0162", "the credential schema does not allow suspension");
+    if (!schema.revocationMethod)
+      throw new CredkitError("BR_0098", `credential schema ${schema.id} has no revocation method`);
+    if (transition === "suspend" && !schema.allowSuspension)
+      throw new CredkitError("BR_0162", "the credential schema does not allow suspension");
     const next = transitionCredential(credential.state, transition);
     const now = clock.now();
     await storage.transaction(async (tx) => {
-      const changed = await tx.credentials.update(id, { ...patch, state: next, lastModified: now }, { where: { op: "eq", column: "state", value: credential.state } });
+      const changed = await tx.credentials.update(
+        id,
+        { ...patch, state: next, lastModified: now },
+        { where: { op: "eq", column: "state", value: credential.state } },
+      );
       if (!changed) throw new CredkitError("BR_0366", "the credential changed state concurrently");
       await statusLists.setCredentialStatus(tx, id, entryStatus);
-      await recordHistory(deps, tx, context, { action, entityType: "CREDENTIAL", entityId: id, name: schema.name, organisationId: credential.organisationId });
+      await recordHistory(deps, tx, context, {
+        action,
+        entityType: "CREDENTIAL",
+        entityId: id,
+        name: schema.name,
+        organisationId: credential.organisationId,
+      });
     });
   }
 
@@ -219,10 +264,15 @@ export function createCredentialService(
       const organisationId = schema.organisationId;
       await requireActiveOrganisation(storage, organisationId);
       const protocol = config.issuanceProtocol[input.protocol];
-      if (!protocol || !protocol.enabled) throw new CredkitError("BR_0089", `issuance protocol ${input.protocol} is not configured`);
-      if (protocol.type !== "OPENID4VCI_FINAL1") throw new CredkitError("BR_0111", `protocol ${input.protocol} cannot issue ${schema.format}`);
+      if (!protocol?.enabled)
+        throw new CredkitError("BR_0089", `issuance protocol ${input.protocol} is not configured`);
+      if (protocol.type !== "OPENID4VCI_FINAL1")
+        throw new CredkitError("BR_0111", `protocol ${input.protocol} cannot issue ${schema.format}`);
       if (config.format[schema.format]?.type !== "SD_JWT_VC") {
-        throw new CredkitError("BR_0111", `format ${schema.format} cannot be issued by this build over ${input.protocol}`);
+        throw new CredkitError(
+          "BR_0111",
+          `format ${schema.format} cannot be issued by this build over ${input.protocol}`,
+        );
       }
       const issuer = await requireIssuer(context, organisationId, input);
       const claims = buildClaims(schema, input.claimValues);
@@ -247,7 +297,13 @@ export function createCredentialService(
       };
       await storage.transaction(async (tx) => {
         await tx.credentials.insert(credential);
-        await recordHistory(deps, tx, context, { action: "CREATED", entityType: "CREDENTIAL", entityId: id, name: schema.name, organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "CREATED",
+          entityType: "CREDENTIAL",
+          entityId: id,
+          name: schema.name,
+          organisationId,
+        });
       });
       return { id };
     },
@@ -264,7 +320,12 @@ export function createCredentialService(
         throw new CredkitError("BR_0084", "name cannot be combined with searchText");
       }
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
-      const schemaOf = (where: Condition): Condition => ({ op: "exists", table: "credential_schema", on: { id: "credentialSchemaId" }, where });
+      const schemaOf = (where: Condition): Condition => ({
+        op: "exists",
+        table: "credential_schema",
+        on: { id: "credentialSchemaId" },
+        where,
+      });
       const search = input.searchText;
       const searchTypes = input.searchType ?? CREDENTIAL_SEARCH_TYPES;
       const searchConditions: Condition[] = !search
@@ -280,35 +341,44 @@ export function createCredentialService(
                 },
           );
       const query = buildListQuery(
-          { ...input, name: undefined },
-          {
-            sortColumns: {},
-            conditions: [
-              { op: "eq", column: "organisationId", value: organisationId },
-              notDeleted,
-              input.name === undefined
-                ? undefined
-                : schemaOf(input.exact?.includes("name") ? { op: "equalsIgnoreCase", column: "name", value: input.name } : { op: "startsWith", column: "name", value: input.name }),
-              inFilter("profile", input.profiles),
-              inFilter("role", input.roles),
-              inFilter("state", input.states),
-              inFilter("issuerIdentifierId", input.issuers),
-              inFilter("credentialSchemaId", input.credentialSchemaIds),
-              searchConditions.length > 0 ? { op: "or", conditions: searchConditions } : undefined,
-              ...dateRange("issuanceDate", input.issuanceDateAfter, input.issuanceDateBefore),
-              ...dateRange("revocationDate", input.revocationDateAfter, input.revocationDateBefore),
-            ],
-          },
-        );
+        { ...input, name: undefined },
+        {
+          sortColumns: {},
+          conditions: [
+            { op: "eq", column: "organisationId", value: organisationId },
+            notDeleted,
+            input.name === undefined
+              ? undefined
+              : schemaOf(
+                  input.exact?.includes("name")
+                    ? { op: "equalsIgnoreCase", column: "name", value: input.name }
+                    : { op: "startsWith", column: "name", value: input.name },
+                ),
+            inFilter("profile", input.profiles),
+            inFilter("role", input.roles),
+            inFilter("state", input.states),
+            inFilter("issuerIdentifierId", input.issuers),
+            inFilter("credentialSchemaId", input.credentialSchemaIds),
+            searchConditions.length > 0 ? { op: "or", conditions: searchConditions } : undefined,
+            ...dateRange("issuanceDate", input.issuanceDateAfter, input.issuanceDateBefore),
+            ...dateRange("revocationDate", input.revocationDateAfter, input.revocationDateBefore),
+          ],
+        },
+      );
       // sorting by a related entity's name (reference §6: schema.name, issuer)
-      const related = { "schema.name": { table: "credential_schema", on: { id: "credentialSchemaId" } }, issuer: { table: "identifier", on: { id: "issuerIdentifierId" } } } as const;
+      const related = {
+        "schema.name": { table: "credential_schema", on: { id: "credentialSchemaId" } },
+        issuer: { table: "identifier", on: { id: "issuerIdentifierId" } },
+      } as const;
       if (input.sort === "schema.name" || input.sort === "issuer") {
         query.orderBy = [{ column: "name", direction: input.sortDirection ?? "ASC", from: related[input.sort] }];
       }
       const page = await storage.credentials.list(query);
       const includeLayout = input.include?.includes("layoutProperties") ?? false;
       const values = await Promise.all(
-        page.values.map(async (credential) => toCredentialListItem(credential, await relations(storage, credential), includeLayout)),
+        page.values.map(async (credential) =>
+          toCredentialListItem(credential, await relations(storage, credential), includeLayout),
+        ),
       );
       return { ...page, values };
     },
@@ -316,13 +386,23 @@ export function createCredentialService(
     async delete(id, context = UNSCOPED) {
       const credential = await load(id, context);
       const schema = await storage.credentialSchemas.get(credential.credentialSchemaId);
-      if (credential.role === "ISSUER" && schema?.revocationMethod && ["ACCEPTED", "SUSPENDED"].includes(credential.state)) {
+      if (
+        credential.role === "ISSUER" &&
+        schema?.revocationMethod &&
+        ["ACCEPTED", "SUSPENDED"].includes(credential.state)
+      ) {
         throw new CredkitError("BR_0002", "an issued credential with a revocation method must be revoked, not deleted");
       }
       const now = clock.now();
       await storage.transaction(async (tx) => {
         await tx.credentials.update(id, { deletedAt: now, lastModified: now });
-        await recordHistory(deps, tx, context, { action: "DELETED", entityType: "CREDENTIAL", entityId: id, name: schema?.name ?? id, organisationId: credential.organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "DELETED",
+          entityType: "CREDENTIAL",
+          entityId: id,
+          name: schema?.name ?? id,
+          organisationId: credential.organisationId,
+        });
       });
     },
 
@@ -364,7 +444,13 @@ export function createCredentialService(
           createdDate: now,
           lastModified: now,
         });
-        await recordHistory(deps, tx, context, { action: "SHARED", entityType: "CREDENTIAL", entityId: id, name: schema.name, organisationId: credential.organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "SHARED",
+          entityType: "CREDENTIAL",
+          entityId: id,
+          name: schema.name,
+          organisationId: credential.organisationId,
+        });
       });
       const offerUri = `${deps.baseUrl}/ssi/openid4vci/final-1.0/${schema.id}/offer/${id}`;
       return {
@@ -374,15 +460,32 @@ export function createCredentialService(
       };
     },
 
-    revoke: (id, context = UNSCOPED) => changeState(id, context, "revoke", { revocationDate: clock.now(), suspendEndDate: undefined }, "REVOKED", "REVOKED"),
+    revoke: (id, context = UNSCOPED) =>
+      changeState(
+        id,
+        context,
+        "revoke",
+        { revocationDate: clock.now(), suspendEndDate: undefined },
+        "REVOKED",
+        "REVOKED",
+      ),
 
     async suspend(id, rawInput = {}, context = UNSCOPED) {
       const input = parseInput(suspendCredentialInputSchema, rawInput);
-      if (input.suspendEndDate && input.suspendEndDate <= clock.now()) throw new CredkitError("BR_0084", "suspendEndDate must be in the future");
-      await changeState(id, context, "suspend", input.suspendEndDate ? { suspendEndDate: input.suspendEndDate } : {}, "SUSPENDED", "SUSPENDED");
+      if (input.suspendEndDate && input.suspendEndDate <= clock.now())
+        throw new CredkitError("BR_0084", "suspendEndDate must be in the future");
+      await changeState(
+        id,
+        context,
+        "suspend",
+        input.suspendEndDate ? { suspendEndDate: input.suspendEndDate } : {},
+        "SUSPENDED",
+        "SUSPENDED",
+      );
     },
 
-    reactivate: (id, context = UNSCOPED) => changeState(id, context, "reactivate", { suspendEndDate: undefined }, "VALID", "REACTIVATED"),
+    reactivate: (id, context = UNSCOPED) =>
+      changeState(id, context, "reactivate", { suspendEndDate: undefined }, "VALID", "REACTIVATED"),
 
     load,
   };

@@ -40,13 +40,17 @@ export async function resolveIssuerSigning(
     const assertion = did.keys.filter((k) => k.role === "ASSERTION_METHOD");
     const chosen = options.keyId ? assertion.find((k) => k.keyId === options.keyId) : assertion[0];
     if (!chosen) {
-      throw new CredkitError(options.keyId ? "BR_0330" : "BR_0222", `no assertion key ${options.keyId ?? ""} on ${did.did}`.trim());
+      throw new CredkitError(
+        options.keyId ? "BR_0330" : "BR_0222",
+        `no assertion key ${options.keyId ?? ""} on ${did.did}`.trim(),
+      );
     }
     key = await storage.keys.get(chosen.keyId);
     kid = `${did.did}#${chosen.reference}`;
     issuer = did.did;
   } else if (identifier.type === "KEY" && identifier.keyId) {
-    if (options.keyId && options.keyId !== identifier.keyId) throw new CredkitError("BR_0330", `key ${options.keyId} is not the identifier's key`);
+    if (options.keyId && options.keyId !== identifier.keyId)
+      throw new CredkitError("BR_0330", `key ${options.keyId} is not the identifier's key`);
     key = await storage.keys.get(identifier.keyId);
     kid = "";
     issuer = options.keyIssuerUrl;

@@ -31,7 +31,11 @@ export interface StatusListService {
   /** URI of a list, as put in credentials' `status.status_list.uri` */
   listUri(listId: string): string;
   /** gives the credential an entry in a list of its issuer (same transaction as the issuance) */
-  allocate(tx: StorageRepositories, credential: Credential, revocationMethod: string): Promise<{ listId: string; index: number }>;
+  allocate(
+    tx: StorageRepositories,
+    credential: Credential,
+    revocationMethod: string,
+  ): Promise<{ listId: string; index: number }>;
   /** sets the credential's entry (same transaction as its state change) */
   setCredentialStatus(tx: StorageRepositories, credentialId: string, status: EntryStatus): Promise<void>;
   /** the signed Status List Token served at /ssi/revocation/v1/list/{id} (cached until the list changes) */
@@ -41,7 +45,10 @@ export interface StatusListService {
 const MAX_ALLOCATION_ATTEMPTS = 32;
 
 /** Token Status List revocation (draft-ietf-oauth-status-list): lists per issuer identifier, random index allocation. */
-export function createStatusListService(deps: EngineDeps, settings: (method: string) => StatusListSettings): StatusListService {
+export function createStatusListService(
+  deps: EngineDeps,
+  settings: (method: string) => StatusListSettings,
+): StatusListService {
   const { clock } = deps;
   const cache = new Map<string, { version: number; token: string; expires: number }>();
   const listUri = (listId: string) => `${deps.baseUrl}/ssi/revocation/v1/list/${listId}`;
@@ -87,7 +94,15 @@ export function createStatusListService(deps: EngineDeps, settings: (method: str
         const index = randomInt(list.size);
         const id = `${list.id}:${index}`;
         if (await tx.revocationEntries.get(id)) continue;
-        await tx.revocationEntries.insert({ id, listId: list.id, index, credentialId: credential.id, status: 0, createdDate: now, lastModified: now });
+        await tx.revocationEntries.insert({
+          id,
+          listId: list.id,
+          index,
+          credentialId: credential.id,
+          status: 0,
+          createdDate: now,
+          lastModified: now,
+        });
         // an approximate fill level (concurrent allocations may under-count): it only decides when to open a new list
         await tx.revocationLists.update(list.id, { allocated: list.allocated + 1 });
         return { listId: list.id, index };
@@ -122,7 +137,9 @@ export function createStatusListService(deps: EngineDeps, settings: (method: str
       for (const entry of entries) setStatus(statuses, entry.index, entry.status);
       const identifier = await deps.storage.identifiers.get(list.issuerIdentifierId);
       if (!identifier) throw new CredkitError("BR_0207", `issuer of status list ${listId} not found`);
-      const signing = await resolveIssuerSigning(deps, deps.storage, identifier, { keyIssuerUrl: `${deps.baseUrl}/ssi/revocation/v1/list/${listId}` });
+      const signing = await resolveIssuerSigning(deps, deps.storage, identifier, {
+        keyIssuerUrl: `${deps.baseUrl}/ssi/revocation/v1/list/${listId}`,
+      });
       const { expiresIn } = settings(list.revocationMethod);
       const expiresAt = new Date(now.getTime() + expiresIn * 1000);
       const token = await createStatusListToken({

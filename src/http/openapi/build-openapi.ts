@@ -59,11 +59,20 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], config: Credki
         },
       }),
       responses: {
-        [route.status]: route.status === 204 ? { description: "No content" } : { description: "OK", content: { "application/json": { schema: { type: "object" } } } },
-        "400": { description: "Invalid input", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        [route.status]:
+          route.status === 204
+            ? { description: "No content" }
+            : { description: "OK", content: { "application/json": { schema: { type: "object" } } } },
+        "400": {
+          description: "Invalid input",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
         "401": { description: "Missing or invalid bearer token" },
         "403": { description: "Missing permission" },
-        "404": { description: "Not found", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        "404": {
+          description: "Not found",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
       },
       security: config.app.auth.mode === "UNSAFE_NONE" ? [] : [{ bearer: [] }],
     };
@@ -72,7 +81,11 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], config: Credki
   }
   return {
     openapi: "3.0.3",
-    info: { title: "credkit API", version: readBuildInfo().tag, description: "Payload-compatible with Procivis One Core." },
+    info: {
+      title: "credkit API",
+      version: readBuildInfo().tag,
+      description: "Payload-compatible with Procivis One Core.",
+    },
     servers: [{ url: config.app.coreBaseUrl }],
     paths,
     components: {
@@ -84,12 +97,12 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], config: Credki
 
 /** A self-contained HTML page listing the API (no external assets: the docs work offline). */
 export function renderApiDocsPage(document: JsonObject): string {
-  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const rows: string[] = [];
   for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, JsonObject>>)) {
     for (const [method, operation] of Object.entries(operations)) {
       rows.push(
-        `<tr><td class="m ${method}">${method.toUpperCase()}</td><td><code>${escape(path)}</code></td><td>${escape(String(operation.summary ?? ""))}</td><td>${escape(String(operation.description ?? ""))}</td></tr>`,
+        `<tr><td class="m ${method}">${method.toUpperCase()}</td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(String(operation.summary ?? ""))}</td><td>${escapeHtml(String(operation.description ?? ""))}</td></tr>`,
       );
     }
   }

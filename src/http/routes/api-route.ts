@@ -37,12 +37,18 @@ export interface ApiRoute<B = unknown, Q = unknown> {
 }
 
 /** Declares a route with its body and query types inferred from the schemas. */
-export function defineRoute<BS extends z.ZodType | undefined = undefined, QS extends z.ZodObject | undefined = undefined>(
+export function defineRoute<
+  BS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodObject | undefined = undefined,
+>(
   route: Omit<ApiRoute, "body" | "query" | "handle"> & {
     body?: BS;
     query?: QS;
     handle(
-      input: ApiRouteInput<BS extends z.ZodType ? z.output<BS> : undefined, QS extends z.ZodObject ? z.output<QS> : undefined>,
+      input: ApiRouteInput<
+        BS extends z.ZodType ? z.output<BS> : undefined,
+        QS extends z.ZodObject ? z.output<QS> : undefined
+      >,
     ): Promise<unknown>;
   },
 ): ApiRoute {

@@ -16,7 +16,8 @@ export function mountSystemRoutes(app: Hono, kit: Credkit, metrics: HttpMetrics)
   if (config.enableMetrics) {
     app.get(
       "/metrics",
-      () => new Response(metrics.render(), { headers: { "Content-Type": PROMETHEUS_CONTENT_TYPE, ...SECURITY_HEADERS } }),
+      () =>
+        new Response(metrics.render(), { headers: { "Content-Type": PROMETHEUS_CONTENT_TYPE, ...SECURITY_HEADERS } }),
     );
   }
   if (config.enableOpenApi) {
@@ -31,7 +32,10 @@ export function mountSystemRoutes(app: Hono, kit: Credkit, metrics: HttpMetrics)
     app.get("/api-docs/openapi.json", () => jsonResponse(openApi()));
     app.get(
       "/api-docs",
-      () => new Response(renderApiDocsPage(openApi()), { headers: { "Content-Type": "text/html; charset=utf-8", ...SECURITY_HEADERS } }),
+      () =>
+        new Response(renderApiDocsPage(openApi()), {
+          headers: { "Content-Type": "text/html; charset=utf-8", ...SECURITY_HEADERS },
+        }),
     );
   }
 }

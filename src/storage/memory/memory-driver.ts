@@ -21,16 +21,18 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 function sortRows(rows: Row[], orderBy: readonly OrderBy[], related: (table: string) => Row[]): Row[] {
-  const valueOf = (row: Row, order: OrderBy): unknown => {
+  const sortValueOf = (row: Row, order: OrderBy): unknown => {
     if (!order.from) return row[order.column];
     const joins = Object.entries(order.from.on);
-    const match = related(order.from.table).find((candidate) => joins.every(([theirs, ours]) => candidate[theirs] === row[ours]));
+    const match = related(order.from.table).find((candidate) =>
+      joins.every(([theirs, ours]) => candidate[theirs] === row[ours]),
+    );
     return match?.[order.column];
   };
   return rows.sort((x, y) => {
     for (const order of orderBy) {
       const { direction } = order;
-      const c = compareValues(valueOf(x, order), valueOf(y, order));
+      const c = compareValues(sortValueOf(x, order), sortValueOf(y, order));
       if (c !== 0) return direction === "ASC" ? c : -c;
     }
     return 0;

@@ -77,7 +77,9 @@ export class KyselyDriver implements TableDriver {
       if (source.columns[column] === undefined) throw new Error(`unknown column ${source.table}.${column}`);
       const value = from
         ? sql`(select ${sql.ref(`o.${column}`)} from ${sql.table(from.table)} as ${sql.raw('"o"')} where ${sql.join(
-            Object.entries(from.on).map(([theirs, ours]) => sql`${sql.ref(`o.${theirs}`)} = ${sql.ref(`${table}.${ours}`)}`),
+            Object.entries(from.on).map(
+              ([theirs, ours]) => sql`${sql.ref(`o.${theirs}`)} = ${sql.ref(`${table}.${ours}`)}`,
+            ),
             sql.raw(" and "),
           )} limit 1)`
         : sql.ref(`${table}.${column}`);

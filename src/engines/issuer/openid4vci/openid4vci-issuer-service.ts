@@ -11,8 +11,8 @@ import { parseId } from "../../common/parse-id.js";
 import { recordHistory } from "../../history/record-history.js";
 import type { DidService } from "../../management/did-service.js";
 import { datatypeResolver, toClaimObject } from "../credential-claims.js";
-import type { IssuerInteractionData } from "../credential-service.js";
 import { flattenClaimSchemas } from "../credential-schema-dto.js";
+import type { IssuerInteractionData } from "../credential-service.js";
 import { hashSecret, matchesSecretHash } from "../hash-secret.js";
 import { resolveIssuerSigning } from "../issuer-signing.js";
 import type { StatusListService } from "../status-list-service.js";
@@ -29,8 +29,14 @@ const credentialRequestSchema = z
   .object({
     credential_configuration_id: z.string().optional(),
     credential_identifier: z.string().optional(),
-    proofs: z.object({ jwt: z.array(z.string()).min(1).max(MAX_BATCH) }).passthrough().optional(),
-    proof: z.object({ proof_type: z.literal("jwt"), jwt: z.string() }).passthrough().optional(),
+    proofs: z
+      .object({ jwt: z.array(z.string()).min(1).max(MAX_BATCH) })
+      .passthrough()
+      .optional(),
+    proof: z
+      .object({ proof_type: z.literal("jwt"), jwt: z.string() })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 
@@ -75,7 +81,7 @@ export function createOpenid4vciIssuerService(
 
   function protocolSettings(protocolId: string): ProtocolSettings {
     const entry = config.issuanceProtocol[protocolId];
-    if (!entry || !entry.enabled || entry.type !== "OPENID4VCI_FINAL1") {
+    if (!entry?.enabled || entry.type !== "OPENID4VCI_FINAL1") {
       throw new CredkitError("BR_0089", `issuance protocol ${protocolId} is not configured`);
     }
     const p = { ...entry.params.public, ...entry.params.private } as Record<string, unknown>;
@@ -95,10 +101,16 @@ export function createOpenid4vciIssuerService(
     return schema;
   }
 
-  async function interactionByToken(accessToken: string | undefined): Promise<{ interaction: Interaction; data: IssuerInteractionData }> {
+  async function interactionByToken(
+    accessToken: string | undefined,
+  ): Promise<{ interaction: Interaction; data: IssuerInteractionData }> {
     if (!accessToken) throw new OAuthError("invalid_token", "access token missing", 401);
-    const interaction = await storage.interactions.findOne({ op: "eq", column: "accessTokenHash", value: hashSecret(accessToken) });
-    if (!interaction || !interaction.accessTokenExpiresAt || interaction.accessTokenExpiresAt <= clock.now()) {
+    const interaction = await storage.interactions.findOne({
+      op: "eq",
+      column: "accessTokenHash",
+      value: hashSecret(accessToken),
+    });
+    if (!interaction?.accessTokenExpiresAt || interaction.accessTokenExpiresAt <= clock.now()) {
       throw new OAuthError("invalid_token", "access token unknown or expired", 401);
     }
     return { interaction, data: interaction.data as IssuerInteractionData };
@@ -147,17 +159,27 @@ export function createOpenid4vciIssuerService(
 
   async function markExpired(credentialId: string) {
     const now = clock.now();
-    await storage.credentials.update(credentialId, { state: "INTERACTION_EXPIRED", lastModified: now }, { where: { op: "eq", column: "state", value: "PENDING" } });
+    await storage.credentials.update(
+      credentialId,
+      { state: "INTERACTION_EXPIRED", lastModified: now },
+      { where: { op: "eq", column: "state", value: "PENDING" } },
+    );
   }
 
   return {
     async offer(schemaId, credentialId) {
       const schema = await loadSchema(schemaId);
       const credential = await storage.credentials.get(parseId(credentialId, "BR_0001"));
-      if (!credential || credential.deletedAt || credential.credentialSchemaId !== schema.id || !credential.interactionId) {
+      if (
+        !credential ||
+        credential.deletedAt ||
+        credential.credentialSchemaId !== schema.id ||
+        !credential.interactionId
+      ) {
         throw new CredkitError("BR_0001", `credential offer ${credentialId} not found`);
       }
-      if (credential.state !== "PENDING") throw new CredkitError("BR_0001", `credential ${credentialId} is not offered (state ${credential.state})`);
+      if (credential.state !== "PENDING")
+        throw new CredkitError("BR_0001", `credential ${credentialId} is not offered (state ${credential.state})`);
       const interaction = await storage.interactions.get(credential.interactionId);
       if (!interaction) throw new CredkitError("BR_0001", `credential offer ${credentialId} not found`);
       if (interaction.expiresAt && interaction.expiresAt <= clock.now()) {
@@ -166,17 +188,22 @@ export function createOpenid4vciIssuerService(
       }
       const urls = issuerUrls(deps.baseUrl, credential.protocol, schema.id);
       const data = interaction.data as IssuerInteractionData;
-      const txCode = data.txCodeHash && schema.transactionCode
-        ? {
-            input_mode: schema.transactionCode.type === "NUMERIC" ? "numeric" : "text",
-            length: schema.transactionCode.length,
-            ...(schema.transactionCode.description !== undefined && { description: schema.transactionCode.description }),
-          }
-        : undefined;
+      const txCode =
+        data.txCodeHash && schema.transactionCode
+          ? {
+              input_mode: schema.transactionCode.type === "NUMERIC" ? "numeric" : "text",
+              length: schema.transactionCode.length,
+              ...(schema.transactionCode.description !== undefined && {
+                description: schema.transactionCode.description,
+              }),
+            }
+          : undefined;
       return {
         credential_issuer: urls.credentialIssuer,
         credential_configuration_ids: [schema.schemaId],
-        grants: { [PRE_AUTHORIZED_GRANT]: { "pre-authorized_code": interaction.id, ...(txCode && { tx_code: txCode }) } },
+        grants: {
+          [PRE_AUTHORIZED_GRANT]: { "pre-authorized_code": interaction.id, ...(txCode && { tx_code: txCode }) },
+        },
       };
     },
 
@@ -206,8 +233,12 @@ export function createOpenid4vciIssuerService(
                 {
                   name: schema.name,
                   locale: "en",
-                  ...(schema.layoutProperties?.background?.color && { background_color: schema.layoutProperties.background.color }),
-                  ...(schema.layoutProperties?.logo?.fontColor && { text_color: schema.layoutProperties.logo.fontColor }),
+                  ...(schema.layoutProperties?.background?.color && {
+                    background_color: schema.layoutProperties.background.color,
+                  }),
+                  ...(schema.layoutProperties?.logo?.fontColor && {
+                    text_color: schema.layoutProperties.logo.fontColor,
+                  }),
                 },
               ],
               claims: claimMetadata(schema),
@@ -274,11 +305,34 @@ export function createOpenid4vciIssuerService(
         const redeemed = await tx.credentials.update(
           credential.id,
           { state: "OFFERED", lastModified: now },
-          { where: { op: "and", conditions: [{ op: "eq", column: "state", value: "PENDING" }, { op: "eq", column: "interactionId", value: interaction.id }] } },
+          {
+            where: {
+              op: "and",
+              conditions: [
+                { op: "eq", column: "state", value: "PENDING" },
+                { op: "eq", column: "interactionId", value: interaction.id },
+              ],
+            },
+          },
         );
         if (!redeemed) throw new OAuthError("invalid_grant", "pre-authorized code unknown or already used");
-        await tx.interactions.update(interaction.id, { accessTokenHash: hashSecret(accessToken), accessTokenExpiresAt: expiresAt, lastModified: now });
-        await recordHistory(deps, tx, {}, { action: "OFFERED", entityType: "CREDENTIAL", entityId: credential.id, name: schema.name, organisationId: credential.organisationId });
+        await tx.interactions.update(interaction.id, {
+          accessTokenHash: hashSecret(accessToken),
+          accessTokenExpiresAt: expiresAt,
+          lastModified: now,
+        });
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: "OFFERED",
+            entityType: "CREDENTIAL",
+            entityId: credential.id,
+            name: schema.name,
+            organisationId: credential.organisationId,
+          },
+        );
       });
       return { access_token: accessToken, token_type: "Bearer", expires_in: settings.tokenExpiresIn };
     },
@@ -287,7 +341,13 @@ export function createOpenid4vciIssuerService(
       const settings = protocolSettings(protocolId);
       const now = clock.now();
       const nonce = randomBytes(24).toString("base64url");
-      await storage.nonces.insert({ id: nonce, protocol: protocolId, expiresAt: new Date(now.getTime() + settings.nonceExpiresIn * 1000), createdDate: now, lastModified: now });
+      await storage.nonces.insert({
+        id: nonce,
+        protocol: protocolId,
+        expiresAt: new Date(now.getTime() + settings.nonceExpiresIn * 1000),
+        createdDate: now,
+        lastModified: now,
+      });
       return { c_nonce: nonce };
     },
 
@@ -297,15 +357,20 @@ export function createOpenid4vciIssuerService(
       if (!parsed.success) throw new OAuthError("invalid_credential_request", "credential request is malformed");
       const request = parsed.data;
       const credential = await storage.credentials.get(data.credentialId);
-      if (!credential || credential.credentialSchemaId !== schemaId) throw new OAuthError("invalid_token", "access token does not belong to this issuer", 401);
+      if (!credential || credential.credentialSchemaId !== schemaId)
+        throw new OAuthError("invalid_token", "access token does not belong to this issuer", 401);
       const schema = await loadSchema(credential.credentialSchemaId);
       if (request.credential_identifier !== undefined) {
         throw new OAuthError("unknown_credential_identifier", "credential identifiers are not issued by this issuer");
       }
       if (request.credential_configuration_id !== schema.schemaId) {
-        throw new OAuthError("unknown_credential_configuration", `credential_configuration_id must be ${schema.schemaId}`);
+        throw new OAuthError(
+          "unknown_credential_configuration",
+          `credential_configuration_id must be ${schema.schemaId}`,
+        );
       }
-      if (credential.state !== "OFFERED") throw new OAuthError("credential_request_denied", `credential already ${credential.state.toLowerCase()}`);
+      if (credential.state !== "OFFERED")
+        throw new OAuthError("credential_request_denied", `credential already ${credential.state.toLowerCase()}`);
       const jwts = request.proofs?.jwt ?? (request.proof ? [request.proof.jwt] : []);
       if (jwts.length === 0) throw new OAuthError("invalid_proof", "a jwt key proof is required (holder binding)");
       const settings = protocolSettings(credential.protocol);
@@ -325,16 +390,29 @@ export function createOpenid4vciIssuerService(
         );
       }
       for (const nonce of new Set(proofs.map((p) => p.nonce))) {
-        if (nonce === undefined) throw new OAuthError("invalid_nonce", "key proof has no nonce; get one from the nonce endpoint");
+        if (nonce === undefined)
+          throw new OAuthError("invalid_nonce", "key proof has no nonce; get one from the nonce endpoint");
         const consumed = await storage.nonces.update(
           nonce,
           { usedAt: now, lastModified: now },
-          { where: { op: "and", conditions: [{ op: "isNull", column: "usedAt" }, { op: "gt", column: "expiresAt", value: now }, { op: "eq", column: "protocol", value: credential.protocol }] } },
+          {
+            where: {
+              op: "and",
+              conditions: [
+                { op: "isNull", column: "usedAt" },
+                { op: "gt", column: "expiresAt", value: now },
+                { op: "eq", column: "protocol", value: credential.protocol },
+              ],
+            },
+          },
         );
         if (!consumed) throw new OAuthError("invalid_nonce", "c_nonce unknown, expired or already used");
       }
-      const issuerIdentifier = credential.issuerIdentifierId ? await storage.identifiers.get(credential.issuerIdentifierId) : undefined;
-      if (!issuerIdentifier) throw new OAuthError("credential_request_denied", "the issuer identifier no longer exists", 400);
+      const issuerIdentifier = credential.issuerIdentifierId
+        ? await storage.identifiers.get(credential.issuerIdentifierId)
+        : undefined;
+      if (!issuerIdentifier)
+        throw new OAuthError("credential_request_denied", "the issuer identifier no longer exists", 400);
       const formatter = getFormatter(providers, schema.format);
       const claims = toClaimObject(schema.claims, credential.claims, datatype);
       const credentials = await storage.transaction(async (tx) => {
@@ -342,7 +420,9 @@ export function createOpenid4vciIssuerService(
           ...(credential.issuerKeyId !== undefined && { keyId: credential.issuerKeyId }),
           keyIssuerUrl: keyIssuerUrl(deps.baseUrl, credential.protocol, issuerIdentifier.id, schema.id),
         });
-        const entry = schema.revocationMethod ? await statusLists.allocate(tx, credential, schema.revocationMethod) : undefined;
+        const entry = schema.revocationMethod
+          ? await statusLists.allocate(tx, credential, schema.revocationMethod)
+          : undefined;
         const issued = await tx.credentials.update(
           credential.id,
           {
@@ -354,7 +434,18 @@ export function createOpenid4vciIssuerService(
           { where: { op: "eq", column: "state", value: "OFFERED" } },
         );
         if (!issued) throw new OAuthError("credential_request_denied", "credential already issued");
-        await recordHistory(deps, tx, {}, { action: "ISSUED", entityType: "CREDENTIAL", entityId: credential.id, name: schema.name, organisationId: credential.organisationId });
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: "ISSUED",
+            entityType: "CREDENTIAL",
+            entityId: credential.id,
+            name: schema.name,
+            organisationId: credential.organisationId,
+          },
+        );
         const expiresIn = Number(config.format[schema.format]?.params.public.expiresIn ?? 365 * 86400);
         return Promise.all(
           proofs.map((proof) =>
@@ -378,9 +469,11 @@ export function createOpenid4vciIssuerService(
       const { interaction, data } = await interactionByToken(accessToken);
       const parsed = notificationSchema.safeParse(body);
       if (!parsed.success) throw new OAuthError("invalid_notification_request", "notification request is malformed");
-      if (parsed.data.notification_id !== interaction.id) throw new OAuthError("invalid_notification_id", "notification_id unknown");
+      if (parsed.data.notification_id !== interaction.id)
+        throw new OAuthError("invalid_notification_id", "notification_id unknown");
       const credential = await storage.credentials.get(data.credentialId);
-      if (!credential || credential.credentialSchemaId !== schemaId) throw new OAuthError("invalid_notification_id", "notification_id unknown");
+      if (!credential || credential.credentialSchemaId !== schemaId)
+        throw new OAuthError("invalid_notification_id", "notification_id unknown");
       const schema = await loadSchema(credential.credentialSchemaId);
       const event = parsed.data.event;
       if (event === "credential_accepted") return;
@@ -388,22 +481,32 @@ export function createOpenid4vciIssuerService(
       if (!["ACCEPTED", "SUSPENDED", "REVOKED"].includes(credential.state)) return;
       const now = clock.now();
       await storage.transaction(async (tx) => {
-        const changed = await tx.credentials.update(credential.id, { state: next, lastModified: now }, { where: { op: "eq", column: "state", value: credential.state } });
+        const changed = await tx.credentials.update(
+          credential.id,
+          { state: next, lastModified: now },
+          { where: { op: "eq", column: "state", value: credential.state } },
+        );
         if (!changed) return;
         if (next === "REJECTED") await statusLists.setCredentialStatus(tx, credential.id, "REVOKED");
-        await recordHistory(deps, tx, {}, {
-          action: next === "ERROR" ? "ERRORED" : "REJECTED",
-          entityType: "CREDENTIAL",
-          entityId: credential.id,
-          name: schema.name,
-          organisationId: credential.organisationId,
-        });
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: next === "ERROR" ? "ERRORED" : "REJECTED",
+            entityType: "CREDENTIAL",
+            entityId: credential.id,
+            name: schema.name,
+            organisationId: credential.organisationId,
+          },
+        );
       });
     },
 
     async jwtVcIssuerMetadata(protocolId, identifierId, schemaId) {
       const identifier = await storage.identifiers.get(parseId(identifierId, "BR_0207"));
-      if (!identifier || identifier.deletedAt) throw new CredkitError("BR_0207", `identifier ${identifierId} not found`);
+      if (!identifier || identifier.deletedAt)
+        throw new CredkitError("BR_0207", `identifier ${identifierId} not found`);
       await loadSchema(schemaId);
       const issuer = keyIssuerUrl(deps.baseUrl, protocolId, identifierId, schemaId);
       const signing = await resolveIssuerSigning(deps, storage, identifier, { keyIssuerUrl: issuer });
@@ -417,7 +520,13 @@ export function createOpenid4vciIssuerService(
         conditions: [
           { op: "eq", column: "organisationId", value: parseId(organisationId, "BR_0006") },
           { op: "isNull", column: "deletedAt" },
-          { op: "or", conditions: [{ op: "eq", column: "schemaId", value: vct }, { op: "eq", column: "schemaId", value: vctType }] },
+          {
+            op: "or",
+            conditions: [
+              { op: "eq", column: "schemaId", value: vct },
+              { op: "eq", column: "schemaId", value: vctType },
+            ],
+          },
         ],
       });
       if (!schema) throw new CredkitError("BR_0006", `type metadata ${vctType} not found`);
@@ -425,7 +534,11 @@ export function createOpenid4vciIssuerService(
         vct: schema.schemaId,
         name: schema.name,
         display: [{ locale: "en", name: schema.name }],
-        claims: claimMetadata(schema).map(({ path, display }) => ({ path, display: display.map((d) => ({ locale: d.locale, label: d.name })), sd: "always" })),
+        claims: claimMetadata(schema).map(({ path, display }) => ({
+          path,
+          display: display.map((d) => ({ locale: d.locale, label: d.name })),
+          sd: "always",
+        })),
       };
     },
 
@@ -446,7 +559,15 @@ export function createOpenid4vciIssuerService(
         const changed = await storage.credentials.update(
           credentialId,
           { state: "INTERACTION_EXPIRED", lastModified: now },
-          { where: { op: "and", conditions: [{ op: "eq", column: "state", value: "PENDING" }, { op: "eq", column: "interactionId", value: interaction.id }] } },
+          {
+            where: {
+              op: "and",
+              conditions: [
+                { op: "eq", column: "state", value: "PENDING" },
+                { op: "eq", column: "interactionId", value: interaction.id },
+              ],
+            },
+          },
         );
         if (changed) count++;
       }
@@ -454,5 +575,3 @@ export function createOpenid4vciIssuerService(
     },
   };
 }
-
-

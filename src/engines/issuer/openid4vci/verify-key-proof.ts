@@ -48,7 +48,8 @@ export async function verifyKeyProof(jwt: string, expected: KeyProofExpectations
   let kid: string | undefined;
   if (header.jwk !== undefined) {
     if (typeof header.jwk !== "object" || header.jwk === null) throw fail("jwk header is not an object");
-    if (PRIVATE_MEMBERS.some((m) => m in (header.jwk as object))) throw fail("jwk header contains private key material");
+    if (PRIVATE_MEMBERS.some((m) => m in (header.jwk as object)))
+      throw fail("jwk header contains private key material");
     if (header.kid !== undefined) throw fail("jwk and kid must not both be present");
     holderJwk = header.jwk as PublicJwk;
   } else if (typeof header.kid === "string" && header.kid.startsWith("did:")) {
@@ -58,7 +59,9 @@ export async function verifyKeyProof(jwt: string, expected: KeyProofExpectations
     try {
       document = await expected.resolveDid(did);
     } catch (error) {
-      throw fail(`kid ${kid} could not be resolved: ${isCredkitError(error) ? (error.detail ?? error.message) : "error"}`);
+      throw fail(
+        `kid ${kid} could not be resolved: ${isCredkitError(error) ? (error.detail ?? error.message) : "error"}`,
+      );
     }
     const method = document.verificationMethod.find((vm) => vm.id === kid || `${did}${vm.id}` === kid);
     if (!method?.publicKeyJwk) throw fail(`kid ${kid} is not a verification method with a JWK`);
@@ -80,12 +83,16 @@ export async function verifyKeyProof(jwt: string, expected: KeyProofExpectations
   if (payload.iat > now + expected.leeway) throw fail("iat is in the future");
   if (payload.iat < now - expected.maxAge - expected.leeway) throw fail("iat is too old");
   if (payload.nonce !== undefined && typeof payload.nonce !== "string") throw fail("nonce must be a string");
-  return { holderJwk: stripToPublic(holderJwk), ...(kid !== undefined && { kid }), ...(typeof payload.nonce === "string" && { nonce: payload.nonce }) };
+  return {
+    holderJwk: stripToPublic(holderJwk),
+    ...(kid !== undefined && { kid }),
+    ...(typeof payload.nonce === "string" && { nonce: payload.nonce }),
+  };
 }
 
 function stripToPublic(jwk: PublicJwk): PublicJwk {
   const { kty, crv, x, y, pub, alg } = jwk;
-  return Object.fromEntries(Object.entries({ kty, crv, x, y, pub, alg }).filter(([, v]) => v !== undefined)) as PublicJwk;
+  return Object.fromEntries(
+    Object.entries({ kty, crv, x, y, pub, alg }).filter(([, v]) => v !== undefined),
+  ) as PublicJwk;
 }
-
-

@@ -1,4 +1,8 @@
-import { createDidInputSchema, listDidsInputSchema, updateDidInputSchema } from "../../../engines/management/did-service.js";
+import {
+  createDidInputSchema,
+  listDidsInputSchema,
+  updateDidInputSchema,
+} from "../../../engines/management/did-service.js";
 import { defineRoute } from "../api-route.js";
 
 const tag = "did";

@@ -1,4 +1,7 @@
-import { createIdentifierInputSchema, listIdentifiersInputSchema } from "../../../engines/management/identifier-service.js";
+import {
+  createIdentifierInputSchema,
+  listIdentifiersInputSchema,
+} from "../../../engines/management/identifier-service.js";
 import { defineRoute } from "../api-route.js";
 
 const tag = "identifier";

@@ -14,12 +14,16 @@ export function mountOpenid4vciRoutes(app: Hono, kit: Credkit): void {
   const issuer = kit.openid4vci;
 
   app.get(`${FINAL}/:schemaId/offer/:credentialId`, (c) =>
-    handleProtocol(c, async () => jsonResponse(await issuer.offer(c.req.param("schemaId"), c.req.param("credentialId")))),
+    handleProtocol(c, async () =>
+      jsonResponse(await issuer.offer(c.req.param("schemaId"), c.req.param("credentialId"))),
+    ),
   );
 
   // issuer metadata: RFC 8615 insertion (§12.2.2) and the appended legacy form
   const issuerMetadata = (c: import("hono").Context) =>
-    handleProtocol(c, async () => jsonResponse(await issuer.issuerMetadata(c.req.param("protocolId")!, c.req.param("schemaId")!)));
+    handleProtocol(c, async () =>
+      jsonResponse(await issuer.issuerMetadata(c.req.param("protocolId")!, c.req.param("schemaId")!)),
+    );
   app.get(`/.well-known/openid-credential-issuer${FINAL}/:protocolId/:schemaId`, issuerMetadata);
   app.get(`${FINAL}/:protocolId/:schemaId/.well-known/openid-credential-issuer`, issuerMetadata);
 
@@ -64,12 +68,20 @@ export function mountOpenid4vciRoutes(app: Hono, kit: Credkit): void {
 
   app.get("/.well-known/jwt-vc-issuer/ssi/openid4vci/:protocolId/:identifierId/:schemaId", (c) =>
     handleProtocol(c, async () =>
-      jsonResponse(await issuer.jwtVcIssuerMetadata(c.req.param("protocolId"), c.req.param("identifierId"), c.req.param("schemaId"))),
+      jsonResponse(
+        await issuer.jwtVcIssuerMetadata(
+          c.req.param("protocolId"),
+          c.req.param("identifierId"),
+          c.req.param("schemaId"),
+        ),
+      ),
     ),
   );
 
   app.get("/ssi/vct/v1/:organisationId/:vctType", (c) =>
-    handleProtocol(c, async () => jsonResponse(await issuer.vctMetadata(c.req.param("organisationId"), c.req.param("vctType")))),
+    handleProtocol(c, async () =>
+      jsonResponse(await issuer.vctMetadata(c.req.param("organisationId"), c.req.param("vctType"))),
+    ),
   );
 
   app.get("/ssi/schema/v1/:id", (c) =>
@@ -79,7 +91,13 @@ export function mountOpenid4vciRoutes(app: Hono, kit: Credkit): void {
   app.get("/ssi/revocation/v1/list/:id", (c) =>
     handleProtocol(c, async () => {
       const token = await kit.statusLists.token(c.req.param("id"));
-      return new Response(token, { headers: { "Content-Type": "application/statuslist+jwt", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
+      return new Response(token, {
+        headers: {
+          "Content-Type": "application/statuslist+jwt",
+          "Cache-Control": "no-store",
+          "X-Content-Type-Options": "nosniff",
+        },
+      });
     }),
   );
 }

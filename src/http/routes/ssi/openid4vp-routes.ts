@@ -12,7 +12,11 @@ export function mountOpenid4vpRoutes(app: Hono, kit: Credkit): void {
     handleProtocol(c, async () => {
       const jwt = await kit.openid4vp.requestObject(c.req.param("proofId"));
       return new Response(jwt, {
-        headers: { "Content-Type": "application/oauth-authz-req+jwt", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+        headers: {
+          "Content-Type": "application/oauth-authz-req+jwt",
+          "Cache-Control": "no-store",
+          "X-Content-Type-Options": "nosniff",
+        },
       });
     }),
   );
@@ -20,7 +24,8 @@ export function mountOpenid4vpRoutes(app: Hono, kit: Credkit): void {
   app.post(`${FINAL}/response`, (c) =>
     handleProtocol(c, async () => {
       const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-      if (type !== "application/x-www-form-urlencoded") throw new OAuthError("invalid_request", "responses are application/x-www-form-urlencoded");
+      if (type !== "application/x-www-form-urlencoded")
+        throw new OAuthError("invalid_request", "responses are application/x-www-form-urlencoded");
       // the size limit applies before anything is parsed (app.maxOid4vpResponseBodyBytes)
       const form = new URLSearchParams(await readBoundedText(c, kit.config.app.maxOid4vpResponseBodyBytes));
       return jsonResponse(await kit.openid4vp.response(form));

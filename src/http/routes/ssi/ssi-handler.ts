@@ -10,7 +10,7 @@ export const MAX_PROTOCOL_BODY_BYTES = 256 * 1024;
  * Runs a /ssi protocol handler: OAuth errors become `{error, error_description}` with their status, unknown
  * entities a bare 404, other input errors `invalid_request`; unexpected errors go to the app's error handler.
  */
-export async function handleProtocol(c: Context, run: () => Promise<Response>): Promise<Response> {
+export async function handleProtocol(_c: Context, run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
   } catch (error) {
@@ -20,7 +20,10 @@ export async function handleProtocol(c: Context, run: () => Promise<Response>): 
     if (isCredkitError(error)) {
       if (error.status === 404) return emptyResponse(404);
       if (error.status < 500) {
-        return toOAuthErrorResponse({ error: "invalid_request", error_description: error.detail ?? error.message }, 400);
+        return toOAuthErrorResponse(
+          { error: "invalid_request", error_description: error.detail ?? error.message },
+          400,
+        );
       }
     }
     throw error;
