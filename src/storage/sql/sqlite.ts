@@ -19,7 +19,31 @@ export async function sqliteStorage(path: string, options: SqliteStorageOptions 
   database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
-  const db = new Kysely({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   if (options.migrate !== false) await migrateToLatest(db, "sqlite");
   return createStorage(new KyselyDriver("sqlite", db, buildTableRegistry(ALL_TABLES), false, () => db.destroy()));
+}
+
+const STATEMENT_CACHE_SIZE = 512;
+
+/**
+ * Kysely prepares every query anew; better-sqlite3 statements are reusable, so keep the prepared statement of each
+ * SQL text (the queries credkit sends are parameterised and repeat). LRU-bounded.
+ */
+function withStatementCache(database: Database.Database) {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string): Database.Statement {
+      let statement = cache.get(sql);
+      if (statement) {
+        cache.delete(sql);
+      } else {
+        statement = database.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+  };
 }
