@@ -75,7 +75,7 @@ export function processClaimsPath(
           return { ok: false, error: `${at()}: ${what} applied to ${describeType(element)}` };
         }
         if (everyElement) next.push(...element);
-        else if (component < element.length) next.push(element[component]);
+        else if (component !== null && component < element.length) next.push(element[component]);
       }
       selected = next;
     } else {

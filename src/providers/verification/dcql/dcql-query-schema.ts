@@ -92,12 +92,15 @@ function nonEmptyArray<T extends z.ZodType>(item: T) {
   return z.array(item, { error: "must be an array" }).min(1, { error: "must be a non-empty array" });
 }
 
-const pathComponentSchema = z.union([z.string(), z.int().nonnegative(), z.null()], {
-  error: "must be a string, a non-negative integer or null",
-});
+const PATH_COMPONENT_ERROR = "must be a string, a non-negative integer or null";
+const pathComponentSchema = z.union(
+  [z.string(), z.int({ error: PATH_COMPONENT_ERROR }).nonnegative({ error: PATH_COMPONENT_ERROR }), z.null()],
+  { error: PATH_COMPONENT_ERROR },
+);
 
-const claimValueSchema = z.union([z.string(), z.int(), z.boolean()], {
-  error: "must be a string, an integer or a boolean",
+const CLAIM_VALUE_ERROR = "must be a string, an integer or a boolean";
+const claimValueSchema = z.union([z.string(), z.int({ error: CLAIM_VALUE_ERROR }), z.boolean()], {
+  error: CLAIM_VALUE_ERROR,
 });
 
 const claimsQuerySchema = z.object(
@@ -183,8 +186,7 @@ const dcqlQueryObjectSchema = z
 type RefineContext = z.core.$RefinementCtx<unknown>;
 
 function checkMeta(format: string, meta: Record<string, unknown>, ctx: RefineContext): void {
-  const issue = (member: string, message: string) =>
-    ctx.addIssue({ code: "custom", path: ["meta", member], message });
+  const issue = (member: string, message: string) => ctx.addIssue({ code: "custom", path: ["meta", member], message });
   if (format === SD_JWT_VC_FORMAT) {
     const vct = meta.vct_values;
     if (!Array.isArray(vct) || vct.length === 0 || !vct.every((v) => typeof v === "string")) {
@@ -200,7 +202,8 @@ function checkMeta(format: string, meta: Record<string, unknown>, ctx: RefineCon
       Array.isArray(types) &&
       types.length > 0 &&
       types.every((t) => Array.isArray(t) && t.length > 0 && t.every((v) => typeof v === "string"));
-    if (!valid) issue("type_values", `is required for ${format} and must be a non-empty array of non-empty string arrays`);
+    if (!valid)
+      issue("type_values", `is required for ${format} and must be a non-empty array of non-empty string arrays`);
   }
 }
 
