@@ -6,6 +6,7 @@ import { benchHttp, formatBenchResults } from "./http-overhead.js";
 import { benchIssuance } from "./issuance.js";
 import { benchKeyAlgorithms } from "./key-algorithms.js";
 import { benchSdJwtVc } from "./sd-jwt-vc.js";
+import { benchVerification } from "./verification.js";
 
 // npm run bench — every figure next to the raw-crypto (or bare node:http) floor measured in the same run.
 const only = process.argv.slice(2);
@@ -24,6 +25,10 @@ if (wanted("sd-jwt")) {
 if (wanted("issuance")) {
   console.log("## OpenID4VCI issuance (in-process HTTP handler, SQLite) vs raw crypto floor of the same signatures\n");
   console.log(formatBenchTable(await benchIssuance()), "\n");
+}
+if (wanted("verification")) {
+  console.log("## OpenID4VP 1.0 verification (in-process, SQLite) vs raw crypto floor of the same signatures\n");
+  console.log(formatBenchTable(await benchVerification()), "\n");
 }
 if (wanted("http")) {
   console.log("## HTTP through the node adapter (autocannon, loopback) vs bare node:http hello-world\n");
