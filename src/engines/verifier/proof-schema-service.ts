@@ -236,14 +236,19 @@ export function createProofSchemaService(deps: EngineDeps, credentialSchemas: Cr
           ],
         });
         if (!local) throw new CredkitError("BR_0006", `import the credential schema ${entry.credentialSchema?.schemaId} first`);
-        const byKey = new Map(local.claims.map((c) => [c.key, c]));
+        // the shared document names a requested claim by its own key only (`street` for address/street): match a full
+        // path first, then a key that occurs once anywhere in the schema
+        const flat = flattenClaimSchemas(local.claims);
+        const localClaim = (key: string) => {
+          const byPath = flat.find((e) => e.path === key);
+          if (byPath) return byPath.claim;
+          const byKey = flat.filter((e) => e.claim.key === key);
+          if (byKey.length === 1) return byKey[0]!.claim;
+          throw new CredkitError("BR_0010", `claim ${key} ${byKey.length > 1 ? "is ambiguous" : "not"} in ${local.name}`);
+        };
         proofInputSchemas.push({
           credentialSchemaId: local.id,
-          claimSchemas: (entry.claimSchemas ?? []).map((c) => {
-            const claim = byKey.get(c.key);
-            if (!claim) throw new CredkitError("BR_0010", `claim ${c.key} not in ${local.name}`);
-            return { id: claim.id, required: c.required === true };
-          }),
+          claimSchemas: (entry.claimSchemas ?? []).map((c) => ({ id: localClaim(c.key).id, required: c.required === true })),
         });
       }
       const source = typeof shared.importedSourceUrl === "string" ? shared.importedSourceUrl : `${deps.baseUrl}/ssi/proof-schema/v1/${String(shared.id ?? "")}`;

@@ -7,6 +7,7 @@ import type { ProofState } from "../../../domain/enums.js";
 import type { Proof } from "../../../domain/proof.js";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { ParsedPresentation } from "../../../ports/credential-formatter.js";
+import type { Condition } from "../../../ports/storage.js";
 import { getFormatter } from "../../../providers/registry.js";
 import type { CallContext } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
@@ -69,6 +70,17 @@ function getPath(document: unknown, path: readonly (string | number | null)[]): 
   return current.length > 0;
 }
 
+/** The proof still waits for the response to this interaction. */
+function openOf(interactionId: string): Condition {
+  return {
+    op: "and",
+    conditions: [
+      { op: "eq", column: "interactionId", value: interactionId },
+      { op: "in", column: "state", values: ["PENDING", "REQUESTED"] },
+    ],
+  };
+}
+
 /** OpenID4VP 1.0 verifier (DCQL, direct_post and direct_post.jwt), HTTP-free. */
 export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig, dids: DidService): Openid4vpVerifier {
   const { storage, clock, providers } = deps;
@@ -86,13 +98,41 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
     };
   }
 
+  /**
+   * PENDING/REQUESTED → INTERACTION_EXPIRED, with the reason and an INTERACTION_EXPIRED history entry; false when the
+   * proof had already moved on (answered, expired, re-shared).
+   */
+  async function expire(proofId: string, organisationId: string, reason: string): Promise<boolean> {
+    const now = clock.now();
+    return storage.transaction(async (tx) => {
+      const changed = await tx.proofs.update(
+        proofId,
+        { state: "INTERACTION_EXPIRED", errorReason: reason, lastModified: now },
+        {
+          where: {
+            op: "and",
+            conditions: [
+              { op: "in", column: "state", values: ["PENDING", "REQUESTED"] },
+              { op: "eq", column: "role", value: "VERIFIER" },
+            ],
+          },
+        },
+      );
+      if (changed) {
+        await recordHistory(deps, tx, {}, { action: "INTERACTION_EXPIRED", entityType: "PROOF", entityId: proofId, name: reason, organisationId });
+      }
+      return changed;
+    });
+  }
+
   async function fail(proof: Proof, interactionId: string, reason: string): Promise<never> {
     const now = clock.now();
     await storage.transaction(async (tx) => {
       const changed = await tx.proofs.update(
         proof.id,
         { state: "ERROR", errorReason: reason, completedDate: now, lastModified: now },
-        { where: { op: "in", column: "state", values: ["PENDING", "REQUESTED"] } },
+        // the answered request only: not one that a concurrent re-share has replaced
+        { where: openOf(interactionId) },
       );
       await tx.interactions.delete(interactionId);
       if (changed) {
@@ -201,7 +241,8 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       await storage.transaction(async (tx) => {
         const changed = await tx.proofs.update(
           proof.id,
-          { state: next, interactionId, requestedDate: now, lastModified: now },
+          // a re-share starts over: the reason of an earlier expiry no longer applies
+          { state: next, interactionId, requestedDate: now, errorReason: undefined, lastModified: now },
           { where: { op: "eq", column: "state", value: proof.state } },
         );
         if (!changed) throw new CredkitError("BR_0013", "the proof request changed state concurrently");
@@ -222,7 +263,10 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
       }
       const interaction = await storage.interactions.get(proof.interactionId);
-      if (!interaction) throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
+      // an expired request is not handed out any more (a wallet could only answer it in vain)
+      if (!interaction || (interaction.expiresAt && interaction.expiresAt <= clock.now())) {
+        throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
+      }
       const data = interaction.data as VerifierInteractionData;
       const formatter = getFormatter(providers, "SD_JWT_VC");
       const algs = formatter.capabilities.signingAlgorithms;
@@ -292,14 +336,20 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       }
       if (data.responseMode === "direct_post.jwt" && !encrypted) return fail(proof, interaction.id, "the response must be encrypted (direct_post.jwt)");
       if (interaction.expiresAt && interaction.expiresAt <= clock.now()) {
-        await storage.proofs.update(proof.id, { state: "INTERACTION_EXPIRED", lastModified: clock.now() }, { where: { op: "in", column: "state", values: ["PENDING", "REQUESTED"] } });
+        await expire(proof.id, proof.organisationId, "the request expired before the response arrived");
         throw new OAuthError("invalid_request", "the request expired");
       }
       const error = form.get("error");
       if (error) {
         const now = clock.now();
         await storage.transaction(async (tx) => {
-          await tx.proofs.update(proof.id, { state: "REJECTED", errorReason: form.get("error_description") ?? error, completedDate: now, lastModified: now });
+          // only from an open state of this very request: a concurrent response may have settled it already
+          const rejected = await tx.proofs.update(
+            proof.id,
+            { state: "REJECTED", errorReason: form.get("error_description") ?? error, completedDate: now, lastModified: now },
+            { where: openOf(interaction!.id) },
+          );
+          if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
           await tx.interactions.delete(interaction!.id);
           await recordHistory(deps, tx, {}, { action: "REJECTED", entityType: "PROOF", entityId: proof.id, name: error, organisationId: proof.organisationId });
         });
@@ -363,7 +413,8 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
             ...(schema.expireDuration > 0 && { retainUntilDate: new Date(now.getTime() + schema.expireDuration * 1000) }),
             lastModified: now,
           },
-          { where: { op: "eq", column: "interactionId", value: interaction!.id } },
+          // concurrent copies of one response all pass validation; only the first may settle the proof
+          { where: openOf(interaction!.id) },
         );
         if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
         for (const credential of credentials) await tx.credentials.insert(credential);
@@ -385,13 +436,9 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       let count = 0;
       for (const interaction of expired) {
         const proofId = (interaction.data as VerifierInteractionData | undefined)?.proofId;
-        if (!proofId) continue;
-        const changed = await storage.proofs.update(
-          proofId,
-          { state: "INTERACTION_EXPIRED", lastModified: now },
-          { where: { op: "and", conditions: [{ op: "in", column: "state", values: ["PENDING", "REQUESTED"] }, { op: "eq", column: "role", value: "VERIFIER" }] } },
-        );
-        if (changed) count++;
+        const proof = proofId ? await storage.proofs.get(proofId) : undefined;
+        if (!proof || proof.interactionId !== interaction.id) continue;
+        if (await expire(proof.id, proof.organisationId, "the request expired unanswered")) count++;
       }
       return count;
     },
