@@ -45,10 +45,48 @@ export const checkRevocationInputSchema = z
   .strict();
 export type CheckRevocationInput = z.input<typeof checkRevocationInputSchema>;
 
+/** One credential offered for a credential query (reference §3.8, v2 presentation-submit). */
+const submissionEntrySchema = z
+  .object({
+    credentialId: z.uuid(),
+    /** paths (`address/street`) of optional claims the user chose to disclose as well */
+    userSelections: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+
+/** POST /api/interaction/v2/presentation-submit (DCQL: keyed by credential query id) */
+export const submitPresentationInputSchema = z
+  .object({
+    interactionId: z.uuid(),
+    submission: z.record(z.string().min(1), z.union([submissionEntrySchema, z.array(submissionEntrySchema).min(1)])),
+  })
+  .strict();
+export type SubmitPresentationInput = z.input<typeof submitPresentationInputSchema>;
+
+const submitCredentialV1Schema = z.object({ credentialId: z.uuid(), submitClaims: z.array(z.string()) }).strict();
+
+/** POST /api/interaction/v1/presentation-submit (Presentation Exchange: keyed by requested credential id) */
+export const submitPresentationV1InputSchema = z
+  .object({
+    interactionId: z.uuid(),
+    submitCredentials: z.record(
+      z.string().min(1),
+      z.union([submitCredentialV1Schema, z.array(submitCredentialV1Schema).min(1)]),
+    ),
+  })
+  .strict();
+export type SubmitPresentationV1Input = z.input<typeof submitPresentationV1InputSchema>;
+
+/** POST /api/interaction/v1/presentation-reject */
+export const rejectPresentationInputSchema = z.object({ interactionId: z.uuid() }).strict();
+export type RejectPresentationInput = z.input<typeof rejectPresentationInputSchema>;
+
 /** 201 of handle-invitation (reference §3.8). */
 export interface HandleInvitationResult {
   interactionId: string;
-  interactionType: "ISSUANCE";
+  interactionType: "ISSUANCE" | "VERIFICATION";
+  /** verification: the holder-side proof created for the request */
+  proofId?: string;
   /** the transaction code the user must enter at accept (OpenID4VCI 1.0 §4.1.1 `tx_code`) */
   txCode?: { input_mode: "numeric" | "text"; length?: number; description?: string };
   /** algorithms the issuer accepts holder key proofs from (absent: no key proof needed) */

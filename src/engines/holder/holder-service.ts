@@ -36,8 +36,11 @@ import {
   type HandleInvitationResult,
   handleInvitationInputSchema,
   type RejectIssuanceInput,
+  type RejectPresentationInput,
   type RevocationCheckResult,
   rejectIssuanceInputSchema,
+  type SubmitPresentationInput,
+  type SubmitPresentationV1Input,
 } from "./holder-inputs.js";
 import { resolveHolderKey } from "./holder-key.js";
 import { createIssuerKeyResolver } from "./issuer-key-resolver.js";
@@ -46,7 +49,7 @@ import {
   parseInvitationUrl,
   resolveCredentialOffer,
 } from "./openid4vci/credential-offer.js";
-import { requestCredential, sendNotification } from "./openid4vci/credential-request.js";
+import { sendNotification } from "./openid4vci/credential-request.js";
 import {
   type AuthorizationServerMetadata,
   type CredentialConfiguration,
@@ -55,10 +58,11 @@ import {
   fetchAuthorizationServerMetadata,
   fetchCredentialIssuerMetadata,
 } from "./openid4vci/issuer-metadata.js";
-import { requestNonce } from "./openid4vci/nonce-request.js";
-import { createProofJwt } from "./openid4vci/proof-jwt.js";
-import { requestPreAuthorizedToken } from "./openid4vci/token-request.js";
+import { obtainCredential } from "./openid4vci/obtain-credential.js";
 import { type WalletIssuanceData, walletIssuanceDataSchema } from "./openid4vci/wallet-interaction.js";
+import { isPresentationInvitation } from "./openid4vp/invitation.js";
+import type { PresentationDefinitionV2Dto } from "./openid4vp/presentation-definition.js";
+import { createWalletVerification } from "./openid4vp/wallet-verification.js";
 import { flattenClaims, mergeClaimSchemas } from "./received-claims.js";
 import { createRemoteHttp } from "./remote-http.js";
 import { createStatusListReader, type StatusListReader } from "./status-list-reader.js";
@@ -69,7 +73,10 @@ import { createStatusListReader, type StatusListReader } from "./status-list-rea
  * check the status of held credentials against their issuers' token status lists.
  */
 export interface HolderService {
-  /** POST /api/interaction/v1/handle-invitation: reads an OpenID4VCI offer, fetches metadata, opens an interaction */
+  /**
+   * POST /api/interaction/v1/handle-invitation: an OpenID4VCI offer (fetches metadata, opens an interaction) or an
+   * OpenID4VP 1.0 presentation request (verifies it, opens an interaction and a REQUESTED holder proof)
+   */
   handleInvitation(input: HandleInvitationInput, context?: CallContext): Promise<HandleInvitationResult>;
   /** POST /api/interaction/v1/issuance-accept: obtains, verifies and stores the credential; answers its id */
   acceptIssuance(input: AcceptIssuanceInput, context?: CallContext): Promise<{ id: string }>;
@@ -77,6 +84,16 @@ export interface HolderService {
   rejectIssuance(input: RejectIssuanceInput, context?: CallContext): Promise<void>;
   /** POST /api/credential/v1/revocation-check: status of held credentials from their status lists */
   checkRevocation(input: CheckRevocationInput, context?: CallContext): Promise<RevocationCheckResult[]>;
+  /** GET /api/proof-request/v2/{id}/presentation-definition: what the wallet can present for a received request */
+  getPresentationDefinition(proofId: string, context?: CallContext): Promise<PresentationDefinitionV2Dto>;
+  /** GET /api/proof-request/v1/{id}/presentation-definition: Presentation Exchange; BR_0292 for OpenID4VP 1.0 */
+  getPresentationDefinitionV1(proofId: string, context?: CallContext): Promise<never>;
+  /** POST /api/interaction/v2/presentation-submit: presents the chosen credentials (direct_post / direct_post.jwt) */
+  submitPresentation(input: SubmitPresentationInput, context?: CallContext): Promise<void>;
+  /** POST /api/interaction/v1/presentation-submit: Presentation Exchange; BR_0292 for OpenID4VP 1.0 requests */
+  submitPresentationV1(input: SubmitPresentationV1Input, context?: CallContext): Promise<never>;
+  /** POST /api/interaction/v1/presentation-reject: tells the verifier `access_denied` */
+  rejectPresentation(input: RejectPresentationInput, context?: CallContext): Promise<void>;
 }
 
 export interface HolderServiceOptions {
@@ -131,6 +148,7 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
   );
   const formatter = createSdJwtVcFormatter({ algorithms });
   const jwsVerifier = createJwsVerifier(algorithms);
+  const verification = createWalletVerification(deps, { config, dids: options.dids, http, formatter, jwsVerifier });
 
   function issuerKeyResolver() {
     return createIssuerKeyResolver({ resolveDid: (did) => options.dids.resolve(did), http });
@@ -397,6 +415,9 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
       const input = parseInput(handleInvitationInputSchema, rawInput);
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
       await requireActiveOrganisation(storage, organisationId);
+      if (isPresentationInvitation(input.url)) {
+        return verification.handleInvitation({ url: input.url, organisationId }, context);
+      }
       const protocol = protocolInstance();
       sdJwtVcFormat();
 
@@ -540,54 +561,27 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
       }
       const holderThumbprint = computeJwkThumbprint(holder.publicJwk);
 
-      // OpenID4VCI 1.0 §6: access token for the pre-authorized code (a wrong tx code leaves everything as it was)
-      const token = await requestPreAuthorizedToken(http, {
+      // OpenID4VCI 1.0 §6-§8: token, nonce, key proof, credential
+      const proofSent = keyAlgorithms !== undefined;
+      const obtained = await obtainCredential(http, {
+        issuerMetadata: data.issuerMetadata,
         tokenEndpoint: data.tokenEndpoint,
+        credentialConfigurationId: data.credentialConfigurationId,
         preAuthorizedCode,
         ...(input.txCode !== undefined && { txCode: input.txCode }),
+        ...(proofSent && {
+          proof: {
+            signer: createKeySigner(providers, holder.key),
+            holder: holder.kid !== undefined ? { kid: holder.kid } : { jwk: holder.publicJwk },
+          },
+        }),
+        now: () => clock.now(),
       });
-      const tokenReceivedAt = clock.now();
+      const { token, tokenReceivedAt } = obtained;
       const metadata = data.issuerMetadata;
 
-      // OpenID4VCI 1.0 §7, §8, Appendix F.1: nonce, key proof, credential request (one retry on invalid_nonce)
-      const proofSent = keyAlgorithms !== undefined;
-      const signer = createKeySigner(providers, holder.key);
-      const proofs = async (nonce: string | undefined) =>
-        proofSent
-          ? [
-              await createProofJwt({
-                signer,
-                holder: holder.kid !== undefined ? { kid: holder.kid } : { jwk: holder.publicJwk },
-                audience: metadata.credential_issuer,
-                ...(nonce !== undefined && { nonce }),
-                issuedAt: clock.now(),
-              }),
-            ]
-          : undefined;
-      const fetchNonce = async () =>
-        metadata.nonce_endpoint !== undefined ? requestNonce(http, metadata.nonce_endpoint) : token.c_nonce;
-      const send = async (nonce: string | undefined) => {
-        const proofJwts = await proofs(nonce);
-        return requestCredential(http, {
-          credentialEndpoint: metadata.credential_endpoint,
-          accessToken: token.access_token,
-          credentialConfigurationId: data.credentialConfigurationId,
-          ...(proofJwts !== undefined && { proofJwts }),
-        });
-      };
-      let outcome = await send(proofSent ? await fetchNonce() : undefined);
-      if (outcome.kind === "invalid_nonce" && proofSent && metadata.nonce_endpoint !== undefined) {
-        outcome = await send(await fetchNonce());
-      }
-      if (outcome.kind === "invalid_nonce") {
-        throw new CredkitError(
-          "BR_0173",
-          `credential request: the issuer rejected the key proof nonce (invalid_nonce${outcome.description ? `: ${outcome.description}` : ""})`,
-        );
-      }
-
       const received = await verifyReceivedCredential(
-        outcome.credential,
+        obtained.credential,
         configuration,
         holderThumbprint,
         proofSent,
@@ -621,7 +615,7 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
           holderKeyId: holder.key.id,
           interactionId: interaction.id,
           claims: flattenClaims(schema.claims, received.claims, deps.newId),
-          credentialBlob: outcome.credential,
+          credentialBlob: obtained.credential,
           issuanceDate: received.issuedAt ?? now,
           ...(data.redirectUri !== undefined && { redirectUri: data.redirectUri }),
           createdDate: now,
@@ -641,7 +635,7 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
           issuer: received.issuer,
           accessToken: token.access_token,
           accessTokenExpiresAt: accessTokenExpiresAt.toISOString(),
-          ...(outcome.notificationId !== undefined && { notificationId: outcome.notificationId }),
+          ...(obtained.notificationId !== undefined && { notificationId: obtained.notificationId }),
         };
         const updated = await tx.interactions.update(
           interaction.id,
@@ -655,12 +649,12 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
       });
 
       // OpenID4VCI 1.0 §11: tell the issuer the credential was stored; its failure does not undo the acceptance
-      if (outcome.notificationId !== undefined && metadata.notification_endpoint !== undefined) {
+      if (obtained.notificationId !== undefined && metadata.notification_endpoint !== undefined) {
         try {
           await sendNotification(http, {
             notificationEndpoint: metadata.notification_endpoint,
             accessToken: token.access_token,
-            notificationId: outcome.notificationId,
+            notificationId: obtained.notificationId,
             event: "credential_accepted",
           });
         } catch (error) {
@@ -750,5 +744,11 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
       for (const credential of credentials) results.push(await checkOne(credential, reader, context));
       return results;
     },
+
+    getPresentationDefinition: (proofId, context) => verification.presentationDefinitionV2(proofId, context),
+    getPresentationDefinitionV1: (proofId, context) => verification.presentationDefinitionV1(proofId, context),
+    submitPresentation: (input, context) => verification.submit(input, context),
+    submitPresentationV1: (input, context) => verification.submitV1(input, context),
+    rejectPresentation: (input, context) => verification.reject(input, context),
   };
 }

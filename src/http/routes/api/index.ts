@@ -3,6 +3,7 @@ import { credentialRoutes } from "./credential-routes.js";
 import { credentialSchemaRoutes } from "./credential-schema-routes.js";
 import { didRoutes } from "./did-routes.js";
 import { historyRoutes } from "./history-routes.js";
+import { holderProofRoutes } from "./holder-proof-routes.js";
 import { identifierRoutes } from "./identifier-routes.js";
 import { interactionRoutes } from "./interaction-routes.js";
 import { keyRoutes } from "./key-routes.js";
@@ -23,5 +24,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...credentialRoutes,
   ...proofSchemaRoutes,
   ...proofRequestRoutes,
+  ...holderProofRoutes,
   ...systemInfoRoutes,
 ];
