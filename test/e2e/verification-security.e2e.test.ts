@@ -284,14 +284,13 @@ describe("OpenID4VP verifier security: bad responses end the proof in the docume
     expect((await verifier.proof(again.proofId)).state).toBe("ACCEPTED");
   });
 
-  it("unencrypted response where direct_post.jwt was requested → ERROR", async () => {
+  it("unencrypted response where direct_post.jwt was requested → 400, the request stays PENDING and usable", async () => {
     const request = await newRequest("direct_post.jwt");
     const presentation = await goodPresentation(request);
-    await expectErrored(
-      request,
-      () => verifier.submitVpToken(request, { input_0: [presentation] }),
-      /must be encrypted/,
-    );
+    const plain = await verifier.submitVpToken(request, { input_0: [presentation] });
+    expect(plain.status).toBe(400);
+    expect(plain.body.error_description).toMatch(/must be encrypted/);
+    expect((await verifier.proof(request.proofId)).state).toBe("PENDING");
   });
 
   // --- refused without touching the proof ---
@@ -455,6 +454,21 @@ describe("OpenID4VP verifier security: bad responses end the proof in the docume
     expect((await verifier.history(request.proofId)).map((h) => h.action)).toEqual(["REJECTED", "SHARED", "CREATED"]);
     expectInvalidRequest(await verifier.submitVpToken(request, { input_0: [await goodPresentation(request)] }));
     expect((await verifier.proof(request.proofId)).state).toBe("REJECTED");
+  });
+
+  it("encrypted error=access_denied (direct_post.jwt) → REJECTED with the reason", async () => {
+    const request = await newRequest("direct_post.jwt");
+    const response = await verifier.postResponse({
+      response: await verifier.encryptResponse(request, {
+        error: "access_denied",
+        error_description: "declined in the wallet",
+        state: request.payload.state,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const proof = await expectNoClaims(request.proofId);
+    expect(proof.state).toBe("REJECTED");
+    expect(proof.errorReason).toBe("declined in the wallet");
   });
 
   // --- expiry (last: moves the kit's clock) ---

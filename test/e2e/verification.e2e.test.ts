@@ -465,9 +465,18 @@ describe("OpenID4VP verifier: proof schemas, proof requests, request objects and
   describe("request object behind request_uri", () => {
     function checkCommon(request: SharedRequest, responseMode: string) {
       const { payload } = request;
-      expect(request.url).toBe(
-        `openid4vp://?client_id=${encodeURIComponent(request.clientId)}&request_uri=${encodeURIComponent(request.requestUri)}`,
-      );
+      const shared = new URL(request.url);
+      if (request.clientId.startsWith("redirect_uri:")) {
+        // unsigned requests travel by value (§5.9.3): the URL carries the request object's parameters
+        expect(shared.searchParams.get("client_id")).toBe(request.clientId);
+        expect(shared.searchParams.get("request_uri")).toBeNull();
+        expect(shared.searchParams.get("nonce")).toBe(request.payload.nonce);
+        expect(JSON.parse(shared.searchParams.get("dcql_query")!)).toEqual(request.payload.dcql_query);
+      } else {
+        expect(request.url).toBe(
+          `openid4vp://?client_id=${encodeURIComponent(request.clientId)}&request_uri=${encodeURIComponent(request.requestUri)}`,
+        );
+      }
       expect(request.requestUri).toBe(`${verifier.baseUrl}/ssi/openid4vp/final-1.0/${request.proofId}/client-request`);
       expect(request.header.typ).toBe("oauth-authz-req+jwt");
       expect(payload).toMatchObject({

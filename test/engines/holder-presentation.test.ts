@@ -442,8 +442,9 @@ describe.each(WALLET_STORAGES)(
 
     it("refuses requests it cannot authenticate or answer (BR_0085)", async () => {
       const proofSchemaId = await createProofSchema([{ schema: issuer.schema, claims: [["given_name", true]] }]);
-      const { url } = await requestProof(proofSchemaId, { clientIdScheme: "redirect_uri" });
-      const requestUri = new URL(url).searchParams.get("request_uri")!;
+      const { proofId, url } = await requestProof(proofSchemaId, { clientIdScheme: "redirect_uri" });
+      // redirect_uri requests travel by value; the same request object is served at client-request
+      const requestUri = `${new URL(new URL(url).searchParams.get("response_uri")!).origin}/ssi/openid4vp/final-1.0/${proofId}/client-request`;
       const clientId = new URL(url).searchParams.get("client_id")!;
       const cases: [string, string][] = [
         [

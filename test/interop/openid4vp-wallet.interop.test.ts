@@ -318,7 +318,7 @@ describe("interop: an @openid4vc/openid4vp wallet presents SD-JWT VCs to credkit
     return proof.proofInputs.map((input: { claims: never[] }) => tree(input.claims));
   }
 
-  it("redirect_uri by reference: the library itself refuses the unsigned request object as a JAR (hence resolveRequest)", async () => {
+  it("redirect_uri: the share URL carries the unsigned request by value, which the library resolves as is", async () => {
     const { url } = await proofRequest(
       [{ schema: verifier.issuer.schema, claims: [{ path: "given_name", required: true }] }],
       {
@@ -326,14 +326,10 @@ describe("interop: an @openid4vc/openid4vp wallet presents SD-JWT VCs to credkit
       },
     );
     const parsed = client.parseOpenid4vpAuthorizationRequest({ authorizationRequest: url });
-    expect(parsed.type).toBe("jar");
-    await expect(
-      client.resolveOpenId4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params }),
-    ).rejects.toMatchObject({
-      errorResponse: { error: "invalid_request_object" },
-    });
-    // the same request resolved from its parameters is accepted (see the tests above)
-    expect((await resolveRequest(url)).client.prefix).toBe("redirect_uri");
+    expect(parsed.type).toBe("openid4vp");
+    const resolved = await client.resolveOpenId4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params });
+    expect(resolved.client.prefix).toBe("redirect_uri");
+    expect(resolved.dcql).toBeDefined();
   });
 
   const identityClaims = () => [

@@ -190,6 +190,28 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
     return parsed;
   }
 
+  /** The authorization request parameters (OpenID4VP 1.0 §5) of a stored request. */
+  function requestParameters(data: VerifierInteractionData, state: string): Record<string, unknown> {
+    const algs = getFormatter(providers, "SD_JWT_VC").capabilities.signingAlgorithms;
+    const { d: _d, ...publicEncryptionJwk } = data.encryptionJwk ?? {};
+    return {
+      client_id: data.clientId,
+      response_type: "vp_token",
+      response_mode: data.responseMode,
+      response_uri: data.responseUri,
+      nonce: data.nonce,
+      state,
+      dcql_query: data.dcqlQuery,
+      client_metadata: {
+        vp_formats_supported: { "dc+sd-jwt": { "sd-jwt_alg_values": algs, "kb-jwt_alg_values": algs } },
+        ...(data.encryptionJwk && {
+          jwks: { keys: [publicEncryptionJwk] },
+          encrypted_response_enc_values_supported: ["A128GCM", "A256GCM"],
+        }),
+      },
+    };
+  }
+
   return {
     async share(proof, next, params, context) {
       const protocol = settings(proof.protocol);
@@ -250,6 +272,15 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         await tx.interactions.insert({ id: interactionId, organisationId: proof.organisationId, interactionType: "VERIFICATION", protocol: proof.protocol, data, expiresAt, createdDate: now, lastModified: now });
         await recordHistory(deps, tx, context, { action: "SHARED", entityType: "PROOF", entityId: proof.id, name: schema.name, organisationId: proof.organisationId });
       });
+      if (scheme === "redirect_uri") {
+        // §5.9.3: redirect_uri requests are never signed, so they travel by value in the URL (wallets refuse unsigned
+        // request objects by reference); the client-request endpoint still serves them for wallets that ask
+        const query = new URLSearchParams();
+        for (const [name, value] of Object.entries(requestParameters(data, interactionId))) {
+          query.set(name, typeof value === "string" ? value : JSON.stringify(value));
+        }
+        return { url: `${protocol.urlScheme}://?${query.toString()}`, expiresAt };
+      }
       const requestUri = `${deps.baseUrl}${FINAL}/${proof.id}/client-request`;
       return {
         url: `${protocol.urlScheme}://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}`,
@@ -268,25 +299,9 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
       }
       const data = interaction.data as VerifierInteractionData;
-      const formatter = getFormatter(providers, "SD_JWT_VC");
-      const algs = formatter.capabilities.signingAlgorithms;
       const now = Math.floor(clock.now().getTime() / 1000);
-      const { d: _d, ...publicEncryptionJwk } = data.encryptionJwk ?? {};
       const payload = {
-        response_type: "vp_token",
-        client_id: data.clientId,
-        response_mode: data.responseMode,
-        response_uri: data.responseUri,
-        nonce: data.nonce,
-        state: interaction.id,
-        dcql_query: data.dcqlQuery,
-        client_metadata: {
-          vp_formats_supported: { "dc+sd-jwt": { "sd-jwt_alg_values": algs, "kb-jwt_alg_values": algs } },
-          ...(data.encryptionJwk && {
-            jwks: { keys: [publicEncryptionJwk] },
-            encrypted_response_enc_values_supported: ["A128GCM", "A256GCM"],
-          }),
-        },
+        ...requestParameters(data, interaction.id),
         aud: "https://self-issued.me/v2",
         iat: now,
         exp: Math.floor((interaction.expiresAt?.getTime() ?? clock.now().getTime() + 3600_000) / 1000),
@@ -306,6 +321,8 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       let vpTokenText = form.get("vp_token");
       let state = form.get("state");
       const encrypted = form.get("response");
+      let error = form.get("error");
+      let errorDescription = form.get("error_description");
       let interaction = state ? await storage.interactions.get(/^[0-9a-f-]{36}$/i.test(state) ? state : "00000000-0000-0000-0000-000000000000") : undefined;
       if (encrypted) {
         // direct_post.jwt (§8.3): find the request by the JWE's kid, then decrypt with its ephemeral key
@@ -323,6 +340,9 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
           const payload = JSON.parse(new TextDecoder().decode(plaintext)) as Record<string, unknown>;
           vpTokenText = typeof payload.vp_token === "string" ? payload.vp_token : JSON.stringify(payload.vp_token ?? null);
           state = typeof payload.state === "string" ? payload.state : state;
+          // an error response of direct_post.jwt arrives encrypted too (§8.3)
+          error = typeof payload.error === "string" ? payload.error : null;
+          errorDescription = typeof payload.error_description === "string" ? payload.error_description : null;
         } catch {
           throw new OAuthError("invalid_request", "the encrypted response could not be decrypted");
         }
@@ -330,23 +350,23 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       }
       if (!interaction || interaction.interactionType !== "VERIFICATION") throw new OAuthError("invalid_request", "unknown or already answered request");
       const data = interaction.data as VerifierInteractionData;
-      const proof = await storage.proofs.get(data.proofId);
-      if (!proof || !["PENDING", "REQUESTED"].includes(proof.state) || proof.interactionId !== interaction.id) {
+      const proof = typeof data.proofId === "string" ? await storage.proofs.get(data.proofId) : undefined;
+      if (!proof || proof.role !== "VERIFIER" || !["PENDING", "REQUESTED"].includes(proof.state) || proof.interactionId !== interaction.id) {
         throw new OAuthError("invalid_request", "unknown or already answered request");
       }
-      if (data.responseMode === "direct_post.jwt" && !encrypted) return fail(proof, interaction.id, "the response must be encrypted (direct_post.jwt)");
+      // refused without touching the request: whoever learnt the state but not the key cannot spoil it
+      if (data.responseMode === "direct_post.jwt" && !encrypted) throw new OAuthError("invalid_request", "the response must be encrypted (direct_post.jwt)");
       if (interaction.expiresAt && interaction.expiresAt <= clock.now()) {
         await expire(proof.id, proof.organisationId, "the request expired before the response arrived");
         throw new OAuthError("invalid_request", "the request expired");
       }
-      const error = form.get("error");
       if (error) {
         const now = clock.now();
         await storage.transaction(async (tx) => {
           // only from an open state of this very request: a concurrent response may have settled it already
           const rejected = await tx.proofs.update(
             proof.id,
-            { state: "REJECTED", errorReason: form.get("error_description") ?? error, completedDate: now, lastModified: now },
+            { state: "REJECTED", errorReason: errorDescription ?? error, completedDate: now, lastModified: now },
             { where: openOf(interaction!.id) },
           );
           if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
