@@ -173,6 +173,50 @@ export async function runDemoCommand(options: DemoOptions): Promise<void> {
     print(
       `  issuer side: credential ${credentialId} is ${(await call("GET", `/api/credential/v1/${credentialId}`)).state}`,
     );
+
+    print("\n— verification: OpenID4VP 1.0 with DCQL, the wallet discloses only what is asked —");
+    const { id: proofSchemaId } = await call("POST", "/api/proof-schema/v1", {
+      organisationId,
+      name: `Demo age check ${stamp}`,
+      proofInputSchemas: [
+        {
+          credentialSchemaId: schemaId,
+          claimSchemas: [
+            { id: claimId("given_name"), required: true },
+            { id: claimId("birthdate"), required: true },
+          ],
+        },
+      ],
+    });
+    const { id: proofId } = await call("POST", "/api/proof-request/v1", {
+      proofSchemaId,
+      protocol: "OPENID4VP_FINAL1",
+      verifier: identifierId,
+    });
+    const request = await call("POST", `/api/proof-request/v1/${proofId}/share`, {
+      params: { clientIdScheme: "decentralized_identifier" },
+    });
+    print(`  request: ${request.url.slice(0, 110)}…`);
+    const proofInvitation = await call("POST", "/api/interaction/v1/handle-invitation", {
+      url: request.url,
+      organisationId: walletOrg,
+    });
+    const definition = await call("GET", `/api/proof-request/v2/${proofInvitation.proofId}/presentation-definition`);
+    const [queryId, query] = Object.entries(definition.credentialQueries)[0] as [
+      string,
+      { applicableCredentials: { id: string }[] },
+    ];
+    print(`  wallet: query ${queryId} can be answered with ${query.applicableCredentials.length} held credential(s)`);
+    await call("POST", "/api/interaction/v2/presentation-submit", {
+      interactionId: proofInvitation.interactionId,
+      submission: { [queryId]: { credentialId: query.applicableCredentials[0]!.id } },
+    });
+    const proof = await call("GET", `/api/proof-request/v1/${proofId}`);
+    const acceptedClaims = proof.proofInputs.flatMap((input: { claims: { path: string; value: unknown }[] }) =>
+      input.claims.map((c) => `${c.path}=${JSON.stringify(c.value)}`),
+    );
+    print(`  verifier: proof ${proof.state}; accepted claims: ${acceptedClaims.join(", ")}`);
+    print("  (family_name and address stayed in the wallet: they were not requested)");
     print("demo finished");
   } finally {
     await running.stop();
