@@ -1,15 +1,15 @@
 import type { Credential } from "../domain/credential.js";
 import type { CredentialSchema } from "../domain/credential-schema.js";
 import type { Did } from "../domain/did.js";
-import type { Interaction } from "../domain/interaction.js";
-import type { Nonce, RevocationEntry, RevocationList } from "../domain/revocation-list.js";
 import type { SortDirection } from "../domain/enums.js";
 import type { HistoryEvent } from "../domain/history.js";
 import type { Certificate, Identifier } from "../domain/identifier.js";
+import type { Interaction } from "../domain/interaction.js";
 import type { Key } from "../domain/key.js";
 import type { Organisation } from "../domain/organisation.js";
 import type { Proof } from "../domain/proof.js";
 import type { ProofSchema } from "../domain/proof-schema.js";
+import type { Nonce, RevocationEntry, RevocationList } from "../domain/revocation-list.js";
 
 export type Scalar = string | number | boolean | Date | null;
 

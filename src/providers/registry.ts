@@ -1,9 +1,9 @@
 import { CredkitError } from "../errors/credkit-error.js";
 import type { CredentialFormatter } from "../ports/credential-formatter.js";
 import type { DidMethod } from "../ports/did-method.js";
-import type { JwsVerifier } from "./jose/verify-jws-signature.js";
 import type { KeyAlgorithm } from "../ports/key-algorithm.js";
 import type { KeyStorage } from "../ports/key-storage.js";
+import type { JwsVerifier } from "./jose/verify-jws-signature.js";
 
 /**
  * Providers by config instance name, built once at start-up from the enabled config entries. Entities store instance

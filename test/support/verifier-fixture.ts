@@ -362,7 +362,8 @@ export async function startVerifierFixture(options: VerifierFixtureOptions = {})
         ).json;
         const url = new URL(shared.url as string);
         // redirect_uri requests travel by value; the request object stays available at client-request
-        const requestUri = url.searchParams.get("request_uri") ?? `${baseUrl}/ssi/openid4vp/final-1.0/${proofId}/client-request`;
+        const requestUri =
+          url.searchParams.get("request_uri") ?? `${baseUrl}/ssi/openid4vp/final-1.0/${proofId}/client-request`;
         const response = await fetch(requestUri);
         if (response.status !== 200) throw new Error(`request object: HTTP ${response.status}`);
         const requestObject = await response.text();

@@ -45,11 +45,17 @@ export function claimsPathOf(schema: CredentialSchema, claimPath: string): (stri
  * The DCQL query (OpenID4VP 1.0 §6) of a proof schema: one credential query per proof input, matched by `vct`, with
  * its requested claims. Optional claims are expressed with `claim_sets`: first all claims, then only the required ones.
  */
-export function buildDcqlQuery(inputs: readonly { input: ProofInputSchema; schema: CredentialSchema }[]): DcqlQueryObject {
+export function buildDcqlQuery(
+  inputs: readonly { input: ProofInputSchema; schema: CredentialSchema }[],
+): DcqlQueryObject {
   return {
     credentials: inputs.map(({ input, schema }) => {
       const paths = new Map(flattenClaimSchemas(schema.claims).map((e) => [e.claim.id, e.path]));
-      const claims = input.claimSchemas.map((c, i) => ({ id: `claim_${i}`, path: claimsPathOf(schema, paths.get(c.claimSchemaId) ?? ""), required: c.required }));
+      const claims = input.claimSchemas.map((c, i) => ({
+        id: `claim_${i}`,
+        path: claimsPathOf(schema, paths.get(c.claimSchemaId) ?? ""),
+        required: c.required,
+      }));
       const optional = claims.some((c) => !c.required);
       return {
         id: credentialQueryId(input.order),

@@ -1,10 +1,10 @@
 import type { Identifier } from "../../domain/identifier.js";
 import type { Proof } from "../../domain/proof.js";
 import type { ProofSchema } from "../../domain/proof-schema.js";
-import { type IdentifierListItemDto, toIdentifierListItem } from "../management/identifier-dto.js";
 import type { ClaimDto } from "../issuer/credential-claims.js";
 import type { CredentialDetailDto } from "../issuer/credential-dto.js";
-import { type CredentialSchemaListItemDto, toCredentialSchemaListItem } from "../issuer/credential-schema-dto.js";
+import type { CredentialSchemaListItemDto } from "../issuer/credential-schema-dto.js";
+import { type IdentifierListItemDto, toIdentifierListItem } from "../management/identifier-dto.js";
 import { type ProofSchemaListItemDto, toProofSchemaListItem } from "./proof-schema-service.js";
 
 export interface ProofListItemDto {
@@ -73,5 +73,3 @@ export function toProofDetail(proof: Proof, related: ProofRelations, inputs: Pro
     ...(proof.errorReason !== undefined && { errorReason: proof.errorReason }),
   };
 }
-
-

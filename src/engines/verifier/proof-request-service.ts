@@ -18,7 +18,13 @@ import { toCredentialDetail } from "../issuer/credential-dto.js";
 import { toCredentialSchemaListItem } from "../issuer/credential-schema-dto.js";
 import { buildListQuery, dateRange, inFilter, listInputSchema, timestampInput } from "../list/list-input.js";
 import type { Openid4vpVerifier } from "./openid4vp/openid4vp-verifier.js";
-import { type ProofDetailDto, type ProofInputDto, type ProofListItemDto, toProofDetail, toProofListItem } from "./proof-dto.js";
+import {
+  type ProofDetailDto,
+  type ProofInputDto,
+  type ProofListItemDto,
+  toProofDetail,
+  toProofListItem,
+} from "./proof-dto.js";
 import type { ProofSchemaService } from "./proof-schema-service.js";
 
 /** POST /api/proof-request/v1 (reference §3.7) */
@@ -39,7 +45,14 @@ export const createProofRequestInputSchema = z
   .strict();
 export type CreateProofRequestInput = z.input<typeof createProofRequestInputSchema>;
 
-export const CLIENT_ID_SCHEMES = ["redirect_uri", "decentralized_identifier", "did", "x509_san_dns", "x509_hash", "verifier_attestation"] as const;
+export const CLIENT_ID_SCHEMES = [
+  "redirect_uri",
+  "decentralized_identifier",
+  "did",
+  "x509_san_dns",
+  "x509_hash",
+  "verifier_attestation",
+] as const;
 
 /** POST /api/proof-request/v1/{id}/share (body optional) */
 export const shareProofRequestInputSchema = z
@@ -98,7 +111,9 @@ export function createProofRequestService(
   }
 
   async function relations(repositories: StorageRepositories, proof: Proof) {
-    const verifier = proof.verifierIdentifierId ? await repositories.identifiers.get(proof.verifierIdentifierId) : undefined;
+    const verifier = proof.verifierIdentifierId
+      ? await repositories.identifiers.get(proof.verifierIdentifierId)
+      : undefined;
     const schema = proof.proofSchemaId ? await repositories.proofSchemas.get(proof.proofSchemaId) : undefined;
     return { ...(verifier && { verifier }), ...(schema && { schema }) };
   }
@@ -107,7 +122,8 @@ export function createProofRequestService(
     const schema = proof.proofSchemaId ? await storage.proofSchemas.get(proof.proofSchemaId) : undefined;
     if (!schema) return [];
     const presented = proof.presentedCredentialIds ?? [];
-    const credentials = presented.length > 0 ? await storage.credentials.findMany({ op: "in", column: "id", values: presented }) : [];
+    const credentials =
+      presented.length > 0 ? await storage.credentials.findMany({ op: "in", column: "id", values: presented }) : [];
     const byId = new Map<string, Credential>(credentials.map((c) => [c.id, c]));
     const inputs: ProofInputDto[] = [];
     for (const input of schema.proofInputSchemas) {
@@ -133,8 +149,10 @@ export function createProofRequestService(
       const organisationId = schema.organisationId;
       await requireActiveOrganisation(storage, organisationId);
       const protocol = config.verificationProtocol[input.protocol];
-      if (!protocol || !protocol.enabled) throw new CredkitError("BR_0089", `verification protocol ${input.protocol} is not configured`);
-      if (protocol.type !== "OPENID4VP_FINAL1") throw new CredkitError("BR_0112", `protocol ${input.protocol} is not supported by this build`);
+      if (!protocol?.enabled)
+        throw new CredkitError("BR_0089", `verification protocol ${input.protocol} is not configured`);
+      if (protocol.type !== "OPENID4VP_FINAL1")
+        throw new CredkitError("BR_0112", `protocol ${input.protocol} is not supported by this build`);
       let verifierId: string | undefined;
       if (input.verifier || input.verifierDid) {
         const identifier = input.verifier
@@ -166,7 +184,13 @@ export function createProofRequestService(
       };
       await storage.transaction(async (tx) => {
         await tx.proofs.insert(proof);
-        await recordHistory(deps, tx, context, { action: "CREATED", entityType: "PROOF", entityId: id, name: schema.name, organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "CREATED",
+          entityType: "PROOF",
+          entityId: id,
+          name: schema.name,
+          organisationId,
+        });
       });
       return { id };
     },
@@ -179,7 +203,12 @@ export function createProofRequestService(
     async list(rawInput, context = UNSCOPED) {
       const input = parseInput(listProofRequestsInputSchema, rawInput);
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
-      const schemaOf = (where: Condition): Condition => ({ op: "exists", table: "proof_schema", on: { id: "proofSchemaId" }, where });
+      const schemaOf = (where: Condition): Condition => ({
+        op: "exists",
+        table: "proof_schema",
+        on: { id: "proofSchemaId" },
+        where,
+      });
       const query = buildListQuery(
         { ...input, name: undefined },
         {
@@ -188,7 +217,11 @@ export function createProofRequestService(
             { op: "eq", column: "organisationId", value: organisationId },
             input.name === undefined
               ? undefined
-              : schemaOf(input.exact?.includes("name") ? { op: "equalsIgnoreCase", column: "name", value: input.name } : { op: "startsWith", column: "name", value: input.name }),
+              : schemaOf(
+                  input.exact?.includes("name")
+                    ? { op: "equalsIgnoreCase", column: "name", value: input.name }
+                    : { op: "startsWith", column: "name", value: input.name },
+                ),
             inFilter("profile", input.profiles),
             inFilter("state", input.states),
             inFilter("role", input.roles),
@@ -200,19 +233,34 @@ export function createProofRequestService(
         },
       );
       if (input.sort === "schema.name") {
-        query.orderBy = [{ column: "name", direction: input.sortDirection ?? "ASC", from: { table: "proof_schema", on: { id: "proofSchemaId" } } }];
+        query.orderBy = [
+          {
+            column: "name",
+            direction: input.sortDirection ?? "ASC",
+            from: { table: "proof_schema", on: { id: "proofSchemaId" } },
+          },
+        ];
       } else if (input.sort === "verifier") {
-        query.orderBy = [{ column: "name", direction: input.sortDirection ?? "ASC", from: { table: "identifier", on: { id: "verifierIdentifierId" } } }];
+        query.orderBy = [
+          {
+            column: "name",
+            direction: input.sortDirection ?? "ASC",
+            from: { table: "identifier", on: { id: "verifierIdentifierId" } },
+          },
+        ];
       }
       const page = await storage.proofs.list(query);
-      const values = await Promise.all(page.values.map(async (proof) => toProofListItem(proof, await relations(storage, proof))));
+      const values = await Promise.all(
+        page.values.map(async (proof) => toProofListItem(proof, await relations(storage, proof))),
+      );
       return { ...page, values };
     },
 
     async share(id, rawInput = {}, context = UNSCOPED) {
       const input = parseInput(shareProofRequestInputSchema, rawInput ?? {});
       const proof = await load(id, context);
-      if (proof.role !== "VERIFIER") throw new CredkitError("BR_0013", "only proof requests of this verifier can be shared");
+      if (proof.role !== "VERIFIER")
+        throw new CredkitError("BR_0013", "only proof requests of this verifier can be shared");
       const next = transitionProof(proof.state, "share");
       return openid4vp.share(proof, next, input.params ?? {}, context);
     },
@@ -225,23 +273,43 @@ export function createProofRequestService(
         if (["CREATED", "PENDING", "INTERACTION_EXPIRED"].includes(proof.state)) {
           await tx.proofs.delete(id);
           if (proof.interactionId) await tx.interactions.delete(proof.interactionId);
-          await recordHistory(deps, tx, context, { action: "DELETED", entityType: "PROOF", entityId: id, name: schema?.name ?? id, organisationId: proof.organisationId });
+          await recordHistory(deps, tx, context, {
+            action: "DELETED",
+            entityType: "PROOF",
+            entityId: id,
+            name: schema?.name ?? id,
+            organisationId: proof.organisationId,
+          });
           return;
         }
         const next = transitionProof(proof.state, "retract");
         await tx.proofs.update(id, { state: next, lastModified: now });
-        await recordHistory(deps, tx, context, { action: "RETRACTED", entityType: "PROOF", entityId: id, name: schema?.name ?? id, organisationId: proof.organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "RETRACTED",
+          entityType: "PROOF",
+          entityId: id,
+          name: schema?.name ?? id,
+          organisationId: proof.organisationId,
+        });
       });
     },
 
     async deleteClaims(id, context = UNSCOPED) {
       const proof = await load(id, context);
-      if (proof.state !== "ACCEPTED") throw new CredkitError("BR_0013", "claims can only be removed from accepted proofs");
+      if (proof.state !== "ACCEPTED")
+        throw new CredkitError("BR_0013", "claims can only be removed from accepted proofs");
       const now = clock.now();
       await storage.transaction(async (tx) => {
-        for (const credentialId of proof.presentedCredentialIds ?? []) await tx.credentials.update(credentialId, { claims: [], credentialBlob: undefined, lastModified: now });
+        for (const credentialId of proof.presentedCredentialIds ?? [])
+          await tx.credentials.update(credentialId, { claims: [], credentialBlob: undefined, lastModified: now });
         await tx.proofs.update(id, { claimsRemovedAt: now, lastModified: now });
-        await recordHistory(deps, tx, context, { action: "CLAIMS_REMOVED", entityType: "PROOF", entityId: id, name: id, organisationId: proof.organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "CLAIMS_REMOVED",
+          entityType: "PROOF",
+          entityId: id,
+          name: id,
+          organisationId: proof.organisationId,
+        });
       });
     },
 

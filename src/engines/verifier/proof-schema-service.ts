@@ -10,7 +10,11 @@ import { requireActiveOrganisation, requireInScope, resolveTargetOrganisation } 
 import { parseId } from "../common/parse-id.js";
 import { parseInput } from "../common/parse-input.js";
 import { recordHistory } from "../history/record-history.js";
-import { type CredentialSchemaListItemDto, flattenClaimSchemas, toCredentialSchemaListItem } from "../issuer/credential-schema-dto.js";
+import {
+  type CredentialSchemaListItemDto,
+  flattenClaimSchemas,
+  toCredentialSchemaListItem,
+} from "../issuer/credential-schema-dto.js";
 import type { CredentialSchemaService } from "../issuer/credential-schema-service.js";
 import { buildListQuery, listInputSchema } from "../list/list-input.js";
 
@@ -107,7 +111,10 @@ export function toProofSchemaListItem(schema: ProofSchema): ProofSchemaListItemD
   };
 }
 
-export function createProofSchemaService(deps: EngineDeps, credentialSchemas: CredentialSchemaService): ProofSchemaService {
+export function createProofSchemaService(
+  deps: EngineDeps,
+  credentialSchemas: CredentialSchemaService,
+): ProofSchemaService {
   const { storage, clock } = deps;
 
   async function load(id: string, context: CallContext = UNSCOPED): Promise<ProofSchema> {
@@ -119,7 +126,8 @@ export function createProofSchemaService(deps: EngineDeps, credentialSchemas: Cr
     const inputs = await Promise.all(
       schema.proofInputSchemas.map(async (input) => {
         const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
-        if (!credentialSchema) throw new CredkitError("BR_0006", `credential schema ${input.credentialSchemaId} not found`);
+        if (!credentialSchema)
+          throw new CredkitError("BR_0006", `credential schema ${input.credentialSchemaId} not found`);
         const claims = new Map(flattenClaimSchemas(credentialSchema.claims).map((e) => [e.claim.id, e.claim]));
         return {
           claimSchemas: input.claimSchemas.map((c) => toProofClaimSchema(claims.get(c.claimSchemaId)!, c.required)),
@@ -150,7 +158,8 @@ export function createProofSchemaService(deps: EngineDeps, credentialSchemas: Cr
       const claims = new Map(flattenClaimSchemas(credentialSchema.claims).map((e) => [e.claim.id, e]));
       const seen = new Set<string>();
       for (const claim of proofInput.claimSchemas) {
-        if (!claims.has(claim.id)) throw new CredkitError("BR_0010", `claim schema ${claim.id} is not part of ${credentialSchema.name}`);
+        if (!claims.has(claim.id))
+          throw new CredkitError("BR_0010", `claim schema ${claim.id} is not part of ${credentialSchema.name}`);
         if (seen.has(claim.id)) throw new CredkitError("BR_0018", `claim schema ${claim.id} requested twice`);
         seen.add(claim.id);
       }
@@ -197,7 +206,10 @@ export function createProofSchemaService(deps: EngineDeps, credentialSchemas: Cr
       const page = await storage.proofSchemas.list(
         buildListQuery(input, {
           sortColumns: {},
-          conditions: [{ op: "eq", column: "organisationId", value: organisationId }, { op: "isNull", column: "deletedAt" }],
+          conditions: [
+            { op: "eq", column: "organisationId", value: organisationId },
+            { op: "isNull", column: "deletedAt" },
+          ],
         }),
       );
       return { ...page, values: page.values.map(toProofSchemaListItem) };
@@ -207,26 +219,47 @@ export function createProofSchemaService(deps: EngineDeps, credentialSchemas: Cr
       const now = clock.now();
       await storage.transaction(async (tx) => {
         await tx.proofSchemas.update(id, { deletedAt: now, lastModified: now });
-        await recordHistory(deps, tx, context, { action: "DELETED", entityType: "PROOF_SCHEMA", entityId: id, name: schema.name, organisationId: schema.organisationId });
+        await recordHistory(deps, tx, context, {
+          action: "DELETED",
+          entityType: "PROOF_SCHEMA",
+          entityId: id,
+          name: schema.name,
+          organisationId: schema.organisationId,
+        });
       });
     },
     async share(id, context = UNSCOPED) {
       const schema = await load(id, context);
       await storage.transaction((tx) =>
-        recordHistory(deps, tx, context, { action: "SHARED", entityType: "PROOF_SCHEMA", entityId: id, name: schema.name, organisationId: schema.organisationId }),
+        recordHistory(deps, tx, context, {
+          action: "SHARED",
+          entityType: "PROOF_SCHEMA",
+          entityId: id,
+          name: schema.name,
+          organisationId: schema.organisationId,
+        }),
       );
       return { url: `${deps.baseUrl}/ssi/proof-schema/v1/${id}` };
     },
     async import(rawInput, context = UNSCOPED) {
       const input = parseInput(importProofSchemaInputSchema, rawInput);
-      const shared = input.schema as { name?: unknown; expireDuration?: unknown; proofInputSchemas?: unknown; importedSourceUrl?: unknown; id?: unknown };
+      const shared = input.schema as {
+        name?: unknown;
+        expireDuration?: unknown;
+        proofInputSchemas?: unknown;
+        importedSourceUrl?: unknown;
+        id?: unknown;
+      };
       if (typeof shared.name !== "string" || !Array.isArray(shared.proofInputSchemas)) {
         throw new CredkitError("BR_0084", "schema: name and proofInputSchemas are required");
       }
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
       // map the shared credential schemas onto this organisation's schemas with the same schemaId
       const proofInputSchemas = [];
-      for (const entry of shared.proofInputSchemas as { credentialSchema?: { schemaId?: string }; claimSchemas?: { key: string; required: boolean }[] }[]) {
+      for (const entry of shared.proofInputSchemas as {
+        credentialSchema?: { schemaId?: string };
+        claimSchemas?: { key: string; required: boolean }[];
+      }[]) {
         const local = await storage.credentialSchemas.findOne({
           op: "and",
           conditions: [
@@ -235,7 +268,8 @@ export function createProofSchemaService(deps: EngineDeps, credentialSchemas: Cr
             { op: "isNull", column: "deletedAt" },
           ],
         });
-        if (!local) throw new CredkitError("BR_0006", `import the credential schema ${entry.credentialSchema?.schemaId} first`);
+        if (!local)
+          throw new CredkitError("BR_0006", `import the credential schema ${entry.credentialSchema?.schemaId} first`);
         // the shared document names a requested claim by its own key only (`street` for address/street): match a full
         // path first, then a key that occurs once anywhere in the schema
         const flat = flattenClaimSchemas(local.claims);
@@ -244,16 +278,30 @@ export function createProofSchemaService(deps: EngineDeps, credentialSchemas: Cr
           if (byPath) return byPath.claim;
           const byKey = flat.filter((e) => e.claim.key === key);
           if (byKey.length === 1) return byKey[0]!.claim;
-          throw new CredkitError("BR_0010", `claim ${key} ${byKey.length > 1 ? "is ambiguous" : "not"} in ${local.name}`);
+          throw new CredkitError(
+            "BR_0010",
+            `claim ${key} ${byKey.length > 1 ? "is ambiguous" : "not"} in ${local.name}`,
+          );
         };
         proofInputSchemas.push({
           credentialSchemaId: local.id,
-          claimSchemas: (entry.claimSchemas ?? []).map((c) => ({ id: localClaim(c.key).id, required: c.required === true })),
+          claimSchemas: (entry.claimSchemas ?? []).map((c) => ({
+            id: localClaim(c.key).id,
+            required: c.required === true,
+          })),
         });
       }
-      const source = typeof shared.importedSourceUrl === "string" ? shared.importedSourceUrl : `${deps.baseUrl}/ssi/proof-schema/v1/${String(shared.id ?? "")}`;
+      const source =
+        typeof shared.importedSourceUrl === "string"
+          ? shared.importedSourceUrl
+          : `${deps.baseUrl}/ssi/proof-schema/v1/${String(shared.id ?? "")}`;
       return create(
-        { name: shared.name, organisationId, ...(typeof shared.expireDuration === "number" && { expireDuration: shared.expireDuration }), proofInputSchemas },
+        {
+          name: shared.name,
+          organisationId,
+          ...(typeof shared.expireDuration === "number" && { expireDuration: shared.expireDuration }),
+          proofInputSchemas,
+        },
         context,
         source,
       );

@@ -11,7 +11,11 @@ function asString(value: unknown): string | undefined {
  * Flattens a disclosed claims document into claim rows of a credential schema (`address/street`, `nationalities/0`);
  * members the schema does not describe are ignored.
  */
-export function claimsFromDocument(schemas: readonly ClaimSchema[], document: Record<string, unknown>, newId: () => string): Claim[] {
+export function claimsFromDocument(
+  schemas: readonly ClaimSchema[],
+  document: Record<string, unknown>,
+  newId: () => string,
+): Claim[] {
   const out: Claim[] = [];
   const visit = (schema: ClaimSchema, value: unknown, path: string) => {
     if (schema.claims.length > 0) {
@@ -27,7 +31,7 @@ export function claimsFromDocument(schemas: readonly ClaimSchema[], document: Re
   };
   const walk = (schema: ClaimSchema, value: unknown, path: string) => {
     if (schema.array && Array.isArray(value)) {
-      value.forEach((item, index) => visit(schema, item, `${path}/${index}`));
+      for (const [index, item] of value.entries()) visit(schema, item, `${path}/${index}`);
       return;
     }
     visit(schema, value, path);

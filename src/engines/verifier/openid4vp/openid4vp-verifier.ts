@@ -8,17 +8,18 @@ import type { Proof } from "../../../domain/proof.js";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { ParsedPresentation } from "../../../ports/credential-formatter.js";
 import type { Condition } from "../../../ports/storage.js";
+import { signCompactJws } from "../../../providers/jose/sign-compact-jws.js";
 import { getFormatter } from "../../../providers/registry.js";
+import { parseDcqlQuery } from "../../../providers/verification/dcql/index.js";
 import type { CallContext } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
 import { recordHistory } from "../../history/record-history.js";
 import { createIssuerKeyResolver } from "../../holder/issuer-key-resolver.js";
 import { createRemoteHttp } from "../../holder/remote-http.js";
 import { createStatusListReader } from "../../holder/status-list-reader.js";
-import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
+import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import type { DidService } from "../../management/did-service.js";
-import { signCompactJws } from "../../../providers/jose/sign-compact-jws.js";
 import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
 import { claimsFromDocument } from "./claims-from-document.js";
 import type { VerifierInteractionData } from "./verifier-interaction.js";
@@ -94,7 +95,9 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       interactionExpiresIn: typeof verifier.interactionExpiresIn === "number" ? verifier.interactionExpiresIn : 3600,
       leeway: typeof p.leeway === "number" ? p.leeway : 60,
       responseMode: verifier.responseMode === "direct_post.jwt" ? "direct_post.jwt" : "direct_post",
-      supportedClientIdSchemes: Array.isArray(verifier.supportedClientIdSchemes) ? (verifier.supportedClientIdSchemes as string[]) : ["redirect_uri", "decentralized_identifier"],
+      supportedClientIdSchemes: Array.isArray(verifier.supportedClientIdSchemes)
+        ? (verifier.supportedClientIdSchemes as string[])
+        : ["redirect_uri", "decentralized_identifier"],
     };
   }
 
@@ -119,7 +122,12 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         },
       );
       if (changed) {
-        await recordHistory(deps, tx, {}, { action: "INTERACTION_EXPIRED", entityType: "PROOF", entityId: proofId, name: reason, organisationId });
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          { action: "INTERACTION_EXPIRED", entityType: "PROOF", entityId: proofId, name: reason, organisationId },
+        );
       }
       return changed;
     });
@@ -136,14 +144,19 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       );
       await tx.interactions.delete(interactionId);
       if (changed) {
-        await recordHistory(deps, tx, {}, {
-          action: "ERRORED",
-          entityType: "PROOF",
-          entityId: proof.id,
-          name: reason.slice(0, 255),
-          organisationId: proof.organisationId,
-          metadata: { ErrorMetadata: { errorCode: "BR_0291", message: reason } },
-        });
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: "ERRORED",
+            entityType: "PROOF",
+            entityId: proof.id,
+            name: reason.slice(0, 255),
+            organisationId: proof.organisationId,
+            metadata: { ErrorMetadata: { errorCode: "BR_0291", message: reason } },
+          },
+        );
       }
     });
     throw new OAuthError("invalid_request", reason);
@@ -169,19 +182,33 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         keyBinding: { audience: data.clientId, nonce: data.nonce },
       });
     } catch (error) {
-      throw new PresentationRejected(`${query.id}: ${isCredkitError(error) ? (error.detail ?? error.message) : "presentation invalid"}`);
+      throw new PresentationRejected(
+        `${query.id}: ${isCredkitError(error) ? (error.detail ?? error.message) : "presentation invalid"}`,
+      );
     }
-    if (parsed.type !== schema.schemaId) throw new PresentationRejected(`${query.id}: vct ${parsed.type} is not the requested ${schema.schemaId}`);
+    if (parsed.type !== schema.schemaId)
+      throw new PresentationRejected(`${query.id}: vct ${parsed.type} is not the requested ${schema.schemaId}`);
     for (const path of requiredPaths) {
-      if (!getPath(parsed.disclosedClaims, path)) throw new PresentationRejected(`${query.id}: requested claim ${path.map((p) => p ?? "*").join(".")} not disclosed`);
+      if (!getPath(parsed.disclosedClaims, path))
+        throw new PresentationRejected(
+          `${query.id}: requested claim ${path.map((p) => p ?? "*").join(".")} not disclosed`,
+        );
     }
     if (parsed.status) {
-      const reader = createStatusListReader({ http, resolveIssuerKey, jwsVerifier: providers.jwsVerifier, now, leeway });
+      const reader = createStatusListReader({
+        http,
+        resolveIssuerKey,
+        jwsVerifier: providers.jwsVerifier,
+        now,
+        leeway,
+      });
       let status: number;
       try {
         status = await reader.read(parsed.status, parsed.issuer);
       } catch (error) {
-        throw new PresentationRejected(`${query.id}: status list could not be checked: ${isCredkitError(error) ? (error.detail ?? error.message) : "error"}`);
+        throw new PresentationRejected(
+          `${query.id}: status list could not be checked: ${isCredkitError(error) ? (error.detail ?? error.message) : "error"}`,
+        );
       }
       if (status === 1) throw new PresentationRejected(`${query.id}: credential is revoked`);
       if (status === 2) throw new PresentationRejected(`${query.id}: credential is suspended`);
@@ -220,26 +247,35 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       const inputs = [];
       for (const input of schema.proofInputSchemas) {
         const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
-        if (!credentialSchema) throw new CredkitError("BR_0006", `credential schema ${input.credentialSchemaId} not found`);
+        if (!credentialSchema)
+          throw new CredkitError("BR_0006", `credential schema ${input.credentialSchemaId} not found`);
         inputs.push({ input, schema: credentialSchema });
       }
-      const verifier = proof.verifierIdentifierId ? await storage.identifiers.get(proof.verifierIdentifierId) : undefined;
+      const verifier = proof.verifierIdentifierId
+        ? await storage.identifiers.get(proof.verifierIdentifierId)
+        : undefined;
       const requested = params.clientIdScheme === "did" ? "decentralized_identifier" : params.clientIdScheme;
       const scheme = requested ?? (verifier?.type === "DID" ? "decentralized_identifier" : "redirect_uri");
-      if (!protocol.supportedClientIdSchemes.includes(scheme) && !(scheme === "decentralized_identifier" && protocol.supportedClientIdSchemes.includes("did"))) {
+      if (
+        !protocol.supportedClientIdSchemes.includes(scheme) &&
+        !(scheme === "decentralized_identifier" && protocol.supportedClientIdSchemes.includes("did"))
+      ) {
         throw new CredkitError("BR_0112", `client_id prefix ${scheme} is not enabled for ${proof.protocol}`);
       }
       const responseUri = `${deps.baseUrl}${FINAL}/response`;
       let clientId: string;
       if (scheme === "redirect_uri") clientId = `redirect_uri:${responseUri}`;
       else if (scheme === "decentralized_identifier") {
-        if (!verifier || verifier.type !== "DID" || !verifier.didId) {
+        if (verifier?.type !== "DID" || !verifier.didId) {
           throw new CredkitError("BR_0084", "the decentralized_identifier prefix needs a DID verifier identifier");
         }
         const did = await storage.dids.get(verifier.didId);
         clientId = `decentralized_identifier:${did!.did}`;
       } else {
-        throw new CredkitError("BR_0112", `client_id prefix ${scheme} needs X.509 certificates or attestations, which this build does not provide yet`);
+        throw new CredkitError(
+          "BR_0112",
+          `client_id prefix ${scheme} needs X.509 certificates or attestations, which this build does not provide yet`,
+        );
       }
       const responseMode = params.responseMode ?? protocol.responseMode;
       const interactionId = deps.newId();
@@ -257,7 +293,8 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         clientId,
         responseUri,
         responseMode,
-        dcqlQuery: buildDcqlQuery(inputs),
+        // the query must be valid DCQL (OpenID4VP 1.0 §6) by the same parser wallets use
+        dcqlQuery: parseDcqlQuery(buildDcqlQuery(inputs)) as unknown as VerifierInteractionData["dcqlQuery"],
         ...(encryptionJwk && { encryptionJwk }),
       };
       await storage.transaction(async (tx) => {
@@ -269,8 +306,23 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         );
         if (!changed) throw new CredkitError("BR_0013", "the proof request changed state concurrently");
         if (proof.interactionId) await tx.interactions.delete(proof.interactionId);
-        await tx.interactions.insert({ id: interactionId, organisationId: proof.organisationId, interactionType: "VERIFICATION", protocol: proof.protocol, data, expiresAt, createdDate: now, lastModified: now });
-        await recordHistory(deps, tx, context, { action: "SHARED", entityType: "PROOF", entityId: proof.id, name: schema.name, organisationId: proof.organisationId });
+        await tx.interactions.insert({
+          id: interactionId,
+          organisationId: proof.organisationId,
+          interactionType: "VERIFICATION",
+          protocol: proof.protocol,
+          data,
+          expiresAt,
+          createdDate: now,
+          lastModified: now,
+        });
+        await recordHistory(deps, tx, context, {
+          action: "SHARED",
+          entityType: "PROOF",
+          entityId: proof.id,
+          name: schema.name,
+          organisationId: proof.organisationId,
+        });
       });
       if (scheme === "redirect_uri") {
         // §5.9.3: redirect_uri requests are never signed, so they travel by value in the URL (wallets refuse unsigned
@@ -290,7 +342,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
 
     async requestObject(proofId) {
       const proof = await storage.proofs.get(proofId);
-      if (!proof || proof.role !== "VERIFIER" || !proof.interactionId || !["PENDING", "REQUESTED"].includes(proof.state)) {
+      if (proof?.role !== "VERIFIER" || !proof.interactionId || !["PENDING", "REQUESTED"].includes(proof.state)) {
         throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
       }
       const interaction = await storage.interactions.get(proof.interactionId);
@@ -311,7 +363,9 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
         return `${encode({ alg: "none", typ: "oauth-authz-req+jwt" })}.${encode(payload)}.`;
       }
-      const verifier = proof.verifierIdentifierId ? await storage.identifiers.get(proof.verifierIdentifierId) : undefined;
+      const verifier = proof.verifierIdentifierId
+        ? await storage.identifiers.get(proof.verifierIdentifierId)
+        : undefined;
       if (!verifier) throw new CredkitError("BR_0207", "verifier identifier not found");
       const signing = await resolveIssuerSigning(deps, storage, verifier, { keyIssuerUrl: data.clientId });
       return signCompactJws({ typ: "oauth-authz-req+jwt" }, payload, signing.signer);
@@ -323,7 +377,11 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       const encrypted = form.get("response");
       let error = form.get("error");
       let errorDescription = form.get("error_description");
-      let interaction = state ? await storage.interactions.get(/^[0-9a-f-]{36}$/i.test(state) ? state : "00000000-0000-0000-0000-000000000000") : undefined;
+      let interaction = state
+        ? await storage.interactions.get(
+            /^[0-9a-f-]{36}$/i.test(state) ? state : "00000000-0000-0000-0000-000000000000",
+          )
+        : undefined;
       if (encrypted) {
         // direct_post.jwt (§8.3): find the request by the JWE's kid, then decrypt with its ephemeral key
         let kid: string | undefined;
@@ -338,7 +396,8 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         try {
           const { plaintext } = await compactDecrypt(encrypted, await importJWK(key as never, "ECDH-ES"));
           const payload = JSON.parse(new TextDecoder().decode(plaintext)) as Record<string, unknown>;
-          vpTokenText = typeof payload.vp_token === "string" ? payload.vp_token : JSON.stringify(payload.vp_token ?? null);
+          vpTokenText =
+            typeof payload.vp_token === "string" ? payload.vp_token : JSON.stringify(payload.vp_token ?? null);
           state = typeof payload.state === "string" ? payload.state : state;
           // an error response of direct_post.jwt arrives encrypted too (§8.3)
           error = typeof payload.error === "string" ? payload.error : null;
@@ -348,14 +407,20 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         }
         if (state !== interaction.id) throw new OAuthError("invalid_request", "state does not match the request");
       }
-      if (!interaction || interaction.interactionType !== "VERIFICATION") throw new OAuthError("invalid_request", "unknown or already answered request");
+      if (interaction?.interactionType !== "VERIFICATION")
+        throw new OAuthError("invalid_request", "unknown or already answered request");
       const data = interaction.data as VerifierInteractionData;
       const proof = typeof data.proofId === "string" ? await storage.proofs.get(data.proofId) : undefined;
-      if (!proof || proof.role !== "VERIFIER" || !["PENDING", "REQUESTED"].includes(proof.state) || proof.interactionId !== interaction.id) {
+      if (
+        proof?.role !== "VERIFIER" ||
+        !["PENDING", "REQUESTED"].includes(proof.state) ||
+        proof.interactionId !== interaction.id
+      ) {
         throw new OAuthError("invalid_request", "unknown or already answered request");
       }
       // refused without touching the request: whoever learnt the state but not the key cannot spoil it
-      if (data.responseMode === "direct_post.jwt" && !encrypted) throw new OAuthError("invalid_request", "the response must be encrypted (direct_post.jwt)");
+      if (data.responseMode === "direct_post.jwt" && !encrypted)
+        throw new OAuthError("invalid_request", "the response must be encrypted (direct_post.jwt)");
       if (interaction.expiresAt && interaction.expiresAt <= clock.now()) {
         await expire(proof.id, proof.organisationId, "the request expired before the response arrived");
         throw new OAuthError("invalid_request", "the request expired");
@@ -371,7 +436,18 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
           );
           if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
           await tx.interactions.delete(interaction!.id);
-          await recordHistory(deps, tx, {}, { action: "REJECTED", entityType: "PROOF", entityId: proof.id, name: error, organisationId: proof.organisationId });
+          await recordHistory(
+            deps,
+            tx,
+            {},
+            {
+              action: "REJECTED",
+              entityType: "PROOF",
+              entityId: proof.id,
+              name: error,
+              organisationId: proof.organisationId,
+            },
+          );
         });
         return {};
       }
@@ -389,21 +465,41 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       const verified: { credentialSchema: CredentialSchema; parsed: ParsedPresentation; presentation: string }[] = [];
       try {
         for (const key of Object.keys(vpToken)) {
-          if (!data.dcqlQuery.credentials.some((q) => q.id === key)) throw new PresentationRejected(`vp_token answers unknown credential query ${key}`);
+          if (!data.dcqlQuery.credentials.some((q) => q.id === key))
+            throw new PresentationRejected(`vp_token answers unknown credential query ${key}`);
         }
         for (const input of schema.proofInputSchemas) {
           const query = data.dcqlQuery.credentials[input.order]!;
           const presentations = vpToken[query.id];
-          const list = Array.isArray(presentations) ? presentations : presentations === undefined ? [] : [presentations];
+          const list = Array.isArray(presentations)
+            ? presentations
+            : presentations === undefined
+              ? []
+              : [presentations];
           if (list.length === 0) throw new PresentationRejected(`no presentation for credential query ${query.id}`);
-          if (list.length > 1 && !query.multiple) throw new PresentationRejected(`credential query ${query.id} allows one presentation`);
+          if (list.length > 1 && !query.multiple)
+            throw new PresentationRejected(`credential query ${query.id} allows one presentation`);
           const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
           if (!credentialSchema) throw new PresentationRejected("a requested credential schema no longer exists");
           // the query's claims were built in the order of the proof input's claim schemas
-          const requiredPaths = query.claims.filter((_, i) => input.claimSchemas[i]?.required === true).map((c) => c.path as (string | null)[]);
+          const requiredPaths = query.claims
+            .filter((_, i) => input.claimSchemas[i]?.required === true)
+            .map((c) => c.path as (string | null)[]);
           for (const presentation of list) {
-            if (typeof presentation !== "string") throw new PresentationRejected(`${query.id}: presentation is not a string`);
-            verified.push({ credentialSchema, parsed: await verifyOne(query, presentation, data, credentialSchema, requiredPaths, settings(proof.protocol).leeway), presentation });
+            if (typeof presentation !== "string")
+              throw new PresentationRejected(`${query.id}: presentation is not a string`);
+            verified.push({
+              credentialSchema,
+              parsed: await verifyOne(
+                query,
+                presentation,
+                data,
+                credentialSchema,
+                requiredPaths,
+                settings(proof.protocol).leeway,
+              ),
+              presentation,
+            });
           }
         }
       } catch (rejection) {
@@ -430,7 +526,9 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
             state: "ACCEPTED",
             completedDate: now,
             presentedCredentialIds: credentials.map((c) => c.id),
-            ...(schema.expireDuration > 0 && { retainUntilDate: new Date(now.getTime() + schema.expireDuration * 1000) }),
+            ...(schema.expireDuration > 0 && {
+              retainUntilDate: new Date(now.getTime() + schema.expireDuration * 1000),
+            }),
             lastModified: now,
           },
           // concurrent copies of one response all pass validation; only the first may settle the proof
@@ -439,7 +537,18 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
         for (const credential of credentials) await tx.credentials.insert(credential);
         await tx.interactions.delete(interaction!.id);
-        await recordHistory(deps, tx, {}, { action: "ACCEPTED", entityType: "PROOF", entityId: proof.id, name: schema.name, organisationId: proof.organisationId });
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: "ACCEPTED",
+            entityType: "PROOF",
+            entityId: proof.id,
+            name: schema.name,
+            organisationId: proof.organisationId,
+          },
+        );
       });
       return proof.redirectUri ? { redirect_uri: proof.redirectUri } : {};
     },
