@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 
 /** Admin URL of the PostgreSQL server the suites use; each run creates and drops its own database there. */
-export const POSTGRES_ADMIN_URL = process.env.CREDKIT_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 async function probe(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
@@ -24,7 +24,7 @@ if (failure !== undefined) {
   }
   console.warn(
     `\n[credkit tests] PostgreSQL not reachable at ${POSTGRES_ADMIN_URL} (${failure}): PostgreSQL suites are SKIPPED. ` +
-      "Start PostgreSQL or set CREDKIT_TEST_POSTGRES_URL; with CI=true they are required.\n",
+      "Start PostgreSQL or set TEST_POSTGRES_URL; with CI=true they are required.\n",
   );
 }
 
