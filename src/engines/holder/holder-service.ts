@@ -7,12 +7,10 @@ import type { CredentialState, HistoryAction, KeyAlgorithmType } from "../../dom
 import type { Interaction } from "../../domain/interaction.js";
 import { CredkitError, isCredkitError } from "../../errors/credkit-error.js";
 import type { ParsedCredential } from "../../ports/credential-formatter.js";
-import type { KeyAlgorithm } from "../../ports/key-algorithm.js";
 import type { Storage } from "../../ports/storage.js";
 import { splitSdJwt } from "../../providers/format/sd-jwt-vc/decode-sd-jwt.js";
 import { createSdJwtVcFormatter } from "../../providers/format/sd-jwt-vc/index.js";
 import { decodeCompactJws } from "../../providers/jose/decode-compact-jws.js";
-import { createJwsVerifier } from "../../providers/jose/verify-jws-signature.js";
 import { computeJwkThumbprint } from "../../providers/key-algorithm/jwk-thumbprint.js";
 import {
   describeTokenStatus,
@@ -143,11 +141,11 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
   const { config } = options;
   const log = options.log ?? ((message: string, error?: unknown) => console.warn(`[credkit] ${message}`, error ?? ""));
   const http = createRemoteHttp({ fetch: deps.fetch, allowInsecureHttp: config.app.http.allowInsecureHttpTransport });
-  const algorithms = new Map<KeyAlgorithmType, KeyAlgorithm>(
-    [...providers.keyAlgorithms.values()].map((algorithm) => [algorithm.type, algorithm]),
-  );
-  const formatter = createSdJwtVcFormatter({ algorithms });
-  const jwsVerifier = createJwsVerifier(algorithms);
+  // the registry's SD-JWT VC formatter and JWS verifier: one set of prepared-key caches for the whole kit
+  const algorithms = new Map([...providers.keyAlgorithms.values()].map((algorithm) => [algorithm.type, algorithm]));
+  // the registry's formatter and JWS verifier share their prepared-key caches with the rest of the kit
+  const formatter = providers.formatters.get("SD_JWT_VC") ?? createSdJwtVcFormatter({ algorithms });
+  const { jwsVerifier } = providers;
   const verification = createWalletVerification(deps, { config, dids: options.dids, http, formatter, jwsVerifier });
 
   function issuerKeyResolver() {
