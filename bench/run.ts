@@ -5,6 +5,7 @@ import { formatBenchTable } from "./bench-row.js";
 import { benchHttp, formatBenchResults } from "./http-overhead.js";
 import { benchIssuance } from "./issuance.js";
 import { benchKeyAlgorithms } from "./key-algorithms.js";
+import { benchNotifications } from "./notifications.js";
 import { benchSdJwtVc } from "./sd-jwt-vc.js";
 import { benchVerification } from "./verification.js";
 
@@ -29,6 +30,10 @@ if (wanted("issuance")) {
 if (wanted("verification")) {
   console.log("## OpenID4VP 1.0 verification (in-process, SQLite) vs raw crypto floor of the same signatures\n");
   console.log(formatBenchTable(await benchVerification()), "\n");
+}
+if (wanted("notifications")) {
+  console.log("## Webhook notifications from the outbox (HTTP receiver, MQTT broker) vs raw floors\n");
+  console.log(formatBenchTable(await benchNotifications()), "\n");
 }
 if (wanted("http")) {
   console.log("## HTTP through the node adapter (autocannon, loopback) vs bare node:http hello-world\n");

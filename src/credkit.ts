@@ -19,14 +19,20 @@ import { createDidService, type DidService } from "./engines/management/did-serv
 import { createIdentifierService, type IdentifierService } from "./engines/management/identifier-service.js";
 import { createKeyService, type KeyService } from "./engines/management/key-service.js";
 import { createOrganisationService, type OrganisationService } from "./engines/management/organisation-service.js";
+import { withNotificationOutbox } from "./engines/notification/notification-outbox.js";
+import { createNotificationService, type NotificationService } from "./engines/notification/notification-service.js";
+import { createTaskService, type TaskService } from "./engines/tasks/task-service.js";
 import { createOpenid4vpVerifier, type Openid4vpVerifier } from "./engines/verifier/openid4vp/openid4vp-verifier.js";
 import { createProofRequestService, type ProofRequestService } from "./engines/verifier/proof-request-service.js";
 import { createProofSchemaService, type ProofSchemaService } from "./engines/verifier/proof-schema-service.js";
 import { type CredkitHttp, createHttpApp } from "./http/app.js";
 import { type Clock, systemClock } from "./ports/clock.js";
 import type { HttpClient } from "./ports/http-client.js";
+import type { NotificationTransport } from "./ports/notification-transport.js";
 import type { Storage } from "./ports/storage.js";
 import { buildProviderRegistry } from "./providers/build-registry.js";
+import { httpNotificationTransport } from "./providers/notification/http.js";
+import { mqttNotificationTransport } from "./providers/notification/mqtt.js";
 import type { ProviderRegistry } from "./providers/registry.js";
 import { openStorage } from "./storage/open-storage.js";
 
@@ -44,6 +50,23 @@ export interface CredkitOptions {
   /** outbound HTTP; default global fetch */
   fetch?: HttpClient;
   clock?: Clock;
+  /** webhook notifications (platform spec §6) */
+  notifications?: NotificationOptions;
+}
+
+/** How webhook notifications leave this process. */
+export interface NotificationOptions {
+  /** transports tried before the built-in HTTP (over `fetch`) and MQTT ones, first matching protocol wins */
+  transports?: readonly NotificationTransport[];
+  /**
+   * make the first delivery attempt right after the state change commits (in this process); retries still happen
+   * only when the WEBHOOK_NOTIFY task runs. Default false: the task delivers everything.
+   */
+  deliverAfterCommit?: boolean;
+  /** receives warnings (final delivery failures); default console.warn */
+  log?: (message: string) => void;
+  /** deliveries in flight at once (default 32) */
+  concurrency?: number;
 }
 
 /** A running credkit: engine services over one storage and provider registry. */
@@ -70,6 +93,10 @@ export interface Credkit {
   readonly proofRequests: ProofRequestService;
   /** OpenID4VP 1.0 verifier protocol (the /ssi endpoints, HTTP-free) */
   readonly openid4vp: Openid4vpVerifier;
+  /** webhook notification delivery (the outbox is written by `storage`) */
+  readonly notifications: NotificationService;
+  /** POST /api/task/v1/run, `credkit task run NAME` */
+  readonly tasks: TaskService;
   /** outbound HTTP client every engine uses */
   readonly fetch: HttpClient;
   /** the HTTP surface (/api, /ssi, /.well-known, system endpoints), built on first use */
@@ -89,8 +116,33 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     allowGeneratedSecrets: options.allowGeneratedSecrets === true,
   });
   const ownsStorage = options.storage === undefined;
-  const storage = options.storage ?? (await openStorage(config.app.databaseUrl));
+  const baseStorage = options.storage ?? (await openStorage(config.app.databaseUrl));
   const fetchImpl: HttpClient = options.fetch ?? ((input, init) => fetch(input, init));
+  const clock = options.clock ?? systemClock;
+  // every engine write goes through the outbox decorator: notifications commit with the state change
+  let dispatcher: NotificationService | undefined;
+  const storage = withNotificationOutbox(baseStorage, {
+    config,
+    clock,
+    newId: randomUUID,
+    ...(options.notifications?.deliverAfterCommit === true && {
+      onCommitted: (ids: string[]) => dispatcher?.dispatch(ids),
+    }),
+  });
+  const notifications = createNotificationService({
+    config,
+    storage,
+    clock,
+    newId: randomUUID,
+    transports: [
+      ...(options.notifications?.transports ?? []),
+      httpNotificationTransport(fetchImpl),
+      mqttNotificationTransport(),
+    ],
+    ...(options.notifications?.log !== undefined && { log: options.notifications.log }),
+    ...(options.notifications?.concurrency !== undefined && { concurrency: options.notifications.concurrency }),
+  });
+  dispatcher = notifications;
 
   let dids: DidService | undefined;
   const providers = buildProviderRegistry(config, {
@@ -101,7 +153,7 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
   const deps: EngineDeps = {
     storage,
     providers,
-    clock: options.clock ?? systemClock,
+    clock,
     fetch: fetchImpl,
     newId: randomUUID,
     baseUrl: config.app.coreBaseUrl,
@@ -123,6 +175,18 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
   const proofSchemas = createProofSchemaService(deps, credentialSchemas);
   const openid4vp = createOpenid4vpVerifier(deps, config, dids);
   const proofRequests = createProofRequestService(deps, config, proofSchemas, openid4vp);
+  const holder = createHolderService(deps, { config, dids });
+  const tasks = createTaskService({
+    config,
+    storage,
+    clock,
+    notifications,
+    openid4vci,
+    openid4vp,
+    credentials,
+    proofRequests,
+    holder,
+  });
 
   let http: CredkitHttp | undefined;
   const kit: Credkit = {
@@ -139,7 +203,7 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     dids,
     identifiers: createIdentifierService(deps, dids),
     history: createHistoryService(deps),
-    holder: createHolderService(deps, { config, dids }),
+    holder,
     credentialSchemas,
     credentials,
     openid4vci,
@@ -147,6 +211,8 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     proofSchemas,
     proofRequests,
     openid4vp,
+    notifications,
+    tasks,
     publicConfig: () =>
       toPublicConfig(config, (block, name) => {
         if (block === "keyAlgorithm") return providers.keyAlgorithms.get(name)?.capabilities;
@@ -156,6 +222,7 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
       }),
     close: async () => {
       http?.close();
+      await notifications.close();
       if (ownsStorage) await storage.close();
     },
   };

@@ -3,9 +3,11 @@
 export * from "./config/index.js";
 export { type Credkit, type CredkitOptions, createCredkit } from "./credkit.js";
 export * from "./domain/index.js";
+export type { Notification } from "./domain/notification.js";
 export type { CallContext } from "./engines/common/call-context.js";
 export type { HistoryDetailDto, HistoryListItemDto } from "./engines/history/history-dto.js";
 export type { CreateHistoryInput, HistoryService, ListHistoryInput } from "./engines/history/history-service.js";
+export type { HolderService } from "./engines/holder/holder-service.js";
 export type { CredentialDetailDto, CredentialListItemDto } from "./engines/issuer/credential-dto.js";
 export type {
   CreateCredentialSchemaInput,
@@ -35,6 +37,10 @@ export type {
   OrganisationService,
   UpdateOrganisationInput,
 } from "./engines/management/organisation-service.js";
+export type { NotificationService } from "./engines/notification/notification-service.js";
+export type { TaskService } from "./engines/tasks/task-service.js";
+export type { ProofRequestService } from "./engines/verifier/proof-request-service.js";
+export type { ProofSchemaService } from "./engines/verifier/proof-schema-service.js";
 export * from "./errors/index.js";
 export { type CredkitHttp, createHttpApp, type HttpAppOptions } from "./http/app.js";
 export { credkitExpress, credkitKoa, credkitNode } from "./http/mount.js";
@@ -44,6 +50,7 @@ export type { DidMethod, DidMethodCapabilities } from "./ports/did-method.js";
 export type { HttpClient } from "./ports/http-client.js";
 export type { CoseKey, KeyAlgorithm, PrivateJwk, PublicJwk } from "./ports/key-algorithm.js";
 export type { KeyStorage, KeyStorageCapabilities } from "./ports/key-storage.js";
+export type { NotificationTransport } from "./ports/notification-transport.js";
 export type { Signer } from "./ports/signer.js";
 export type {
   Condition,

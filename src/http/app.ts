@@ -14,6 +14,7 @@ import { API_ROUTES } from "./routes/api/index.js";
 import type { ApiRoute } from "./routes/api-route.js";
 import { mountDidWebRoutes } from "./routes/ssi/did-web-routes.js";
 import { mountOpenid4vciRoutes } from "./routes/ssi/openid4vci-routes.js";
+import { mountOpenid4vpDraft20Routes } from "./routes/ssi/openid4vp-draft20-routes.js";
 import { mountOpenid4vpRoutes } from "./routes/ssi/openid4vp-routes.js";
 import { mountSystemRoutes } from "./routes/system-routes.js";
 
@@ -77,6 +78,7 @@ export function createHttpApp(kit: Credkit, options: HttpAppOptions = {}): Credk
     mountDidWebRoutes(app as unknown as Hono, kit);
     mountOpenid4vciRoutes(app as unknown as Hono, kit);
     mountOpenid4vpRoutes(app as unknown as Hono, kit);
+    mountOpenid4vpDraft20Routes(app as unknown as Hono, kit);
   }
 
   if (config.enableManagementEndpoints) {

@@ -6,6 +6,7 @@ import type { HistoryEvent } from "../domain/history.js";
 import type { Certificate, Identifier } from "../domain/identifier.js";
 import type { Interaction } from "../domain/interaction.js";
 import type { Key } from "../domain/key.js";
+import type { Notification } from "../domain/notification.js";
 import type { Organisation } from "../domain/organisation.js";
 import type { Proof } from "../domain/proof.js";
 import type { ProofSchema } from "../domain/proof-schema.js";
@@ -84,6 +85,8 @@ export interface StorageRepositories {
   readonly nonces: Repository<Nonce>;
   readonly proofSchemas: Repository<ProofSchema>;
   readonly proofs: Repository<Proof>;
+  /** webhook notification outbox (written with the state change, delivered by the WEBHOOK_NOTIFY task) */
+  readonly notifications: Repository<Notification>;
 }
 
 /** The persistence port. `transaction` runs `fn` atomically: every write through `tx` commits or none does. */

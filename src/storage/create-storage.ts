@@ -11,6 +11,7 @@ import {
   interactionTable,
   keyTable,
   nonceTable,
+  notificationTable,
   organisationTable,
   proofSchemaTable,
   proofTable,
@@ -36,6 +37,7 @@ export function createStorage(driver: TableDriver): Storage {
     nonces: createRepository(driver, nonceTable),
     proofSchemas: createRepository(driver, proofSchemaTable),
     proofs: createRepository(driver, proofTable),
+    notifications: createRepository(driver, notificationTable),
     transaction: (fn) => driver.transaction((txDriver) => fn(txDriver === driver ? storage : createStorage(txDriver))),
     close: () => driver.close(),
   };

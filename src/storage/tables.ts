@@ -334,6 +334,33 @@ export const proofTable: TableSpec = {
 /** Tables of the verification capability (migration 0003). */
 export const VERIFICATION_TABLES: readonly TableSpec[] = [proofSchemaTable, proofTable];
 
+/** Webhook notification outbox (migration 0004): rows written with the state change, delivered by WEBHOOK_NOTIFY. */
+export const notificationTable: TableSpec = {
+  table: "notification",
+  columns: {
+    id: "text",
+    organisationId: "text",
+    entityType: "text",
+    entityId: "text",
+    status: "text",
+    destination: "text",
+    taskName: "text",
+    body: "json",
+    attempts: "integer",
+    nextAttemptAt: "date",
+    state: "text",
+    lastError: "text",
+    claimedBy: "text",
+    claimedUntil: "date",
+    createdDate: "date",
+    lastModified: "date",
+  },
+  unique: [{ name: "notification_pkey", columns: ["id"], code: "BR_0357" }],
+};
+
+/** Tables of the notification capability (migration 0004). */
+export const NOTIFICATION_TABLES: readonly TableSpec[] = [notificationTable];
+
 export const ALL_TABLES: readonly TableSpec[] = [
   organisationTable,
   keyTable,
@@ -343,4 +370,5 @@ export const ALL_TABLES: readonly TableSpec[] = [
   historyTable,
   ...ISSUANCE_TABLES,
   ...VERIFICATION_TABLES,
+  ...NOTIFICATION_TABLES,
 ];

@@ -107,6 +107,7 @@ const REPOSITORIES = [
   "nonces",
   "proofSchemas",
   "proofs",
+  "notifications",
 ] as const;
 
 /**

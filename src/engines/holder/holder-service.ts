@@ -61,6 +61,11 @@ import { type WalletIssuanceData, walletIssuanceDataSchema } from "./openid4vci/
 import { isPresentationInvitation } from "./openid4vp/invitation.js";
 import type { PresentationDefinitionV2Dto } from "./openid4vp/presentation-definition.js";
 import { createWalletVerification } from "./openid4vp/wallet-verification.js";
+import {
+  createWalletDraft20,
+  isDraft20Invitation,
+  type PresentationDefinitionV1Dto,
+} from "./openid4vp-draft20/wallet-draft20.js";
 import { flattenClaims, mergeClaimSchemas } from "./received-claims.js";
 import { createRemoteHttp } from "./remote-http.js";
 import { createStatusListReader, type StatusListReader } from "./status-list-reader.js";
@@ -85,11 +90,11 @@ export interface HolderService {
   /** GET /api/proof-request/v2/{id}/presentation-definition: what the wallet can present for a received request */
   getPresentationDefinition(proofId: string, context?: CallContext): Promise<PresentationDefinitionV2Dto>;
   /** GET /api/proof-request/v1/{id}/presentation-definition: Presentation Exchange; BR_0292 for OpenID4VP 1.0 */
-  getPresentationDefinitionV1(proofId: string, context?: CallContext): Promise<never>;
+  getPresentationDefinitionV1(proofId: string, context?: CallContext): Promise<PresentationDefinitionV1Dto>;
   /** POST /api/interaction/v2/presentation-submit: presents the chosen credentials (direct_post / direct_post.jwt) */
   submitPresentation(input: SubmitPresentationInput, context?: CallContext): Promise<void>;
   /** POST /api/interaction/v1/presentation-submit: Presentation Exchange; BR_0292 for OpenID4VP 1.0 requests */
-  submitPresentationV1(input: SubmitPresentationV1Input, context?: CallContext): Promise<never>;
+  submitPresentationV1(input: SubmitPresentationV1Input, context?: CallContext): Promise<void>;
   /** POST /api/interaction/v1/presentation-reject: tells the verifier `access_denied` */
   rejectPresentation(input: RejectPresentationInput, context?: CallContext): Promise<void>;
 }
@@ -147,6 +152,7 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
   const formatter = providers.formatters.get("SD_JWT_VC") ?? createSdJwtVcFormatter({ algorithms });
   const { jwsVerifier } = providers;
   const verification = createWalletVerification(deps, { config, dids: options.dids, http, formatter, jwsVerifier });
+  const draft20 = createWalletDraft20(deps, { config, dids: options.dids, http, formatter, jwsVerifier });
 
   function issuerKeyResolver() {
     return createIssuerKeyResolver({ resolveDid: (did) => options.dids.resolve(did), http });
@@ -413,6 +419,9 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
       const input = parseInput(handleInvitationInputSchema, rawInput);
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
       await requireActiveOrganisation(storage, organisationId);
+      if (isDraft20Invitation(input.url)) {
+        return draft20.handleInvitation({ url: input.url, organisationId }, context);
+      }
       if (isPresentationInvitation(input.url)) {
         return verification.handleInvitation({ url: input.url, organisationId }, context);
       }
@@ -744,9 +753,17 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
     },
 
     getPresentationDefinition: (proofId, context) => verification.presentationDefinitionV2(proofId, context),
-    getPresentationDefinitionV1: (proofId, context) => verification.presentationDefinitionV1(proofId, context),
+    getPresentationDefinitionV1: async (proofId, context) =>
+      (await draft20.ownsProof(proofId))
+        ? draft20.presentationDefinitionV1(proofId, context)
+        : verification.presentationDefinitionV1(proofId, context),
     submitPresentation: (input, context) => verification.submit(input, context),
-    submitPresentationV1: (input, context) => verification.submitV1(input, context),
+    submitPresentationV1: async (input, context) => {
+      const interactionId = (input as { interactionId?: unknown } | undefined)?.interactionId;
+      if (typeof interactionId === "string" && (await draft20.ownsInteraction(interactionId)))
+        return draft20.submitV1(input, context);
+      return verification.submitV1(input, context);
+    },
     rejectPresentation: (input, context) => verification.reject(input, context),
   };
 }

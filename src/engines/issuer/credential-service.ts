@@ -16,6 +16,7 @@ import { parseId } from "../common/parse-id.js";
 import { parseInput } from "../common/parse-input.js";
 import { recordHistory } from "../history/record-history.js";
 import { buildListQuery, dateRange, inFilter, listInputSchema, timestampInput } from "../list/list-input.js";
+import { validateWebhookDestination } from "../notification/webhook-destination.js";
 import { datatypeResolver, toClaimDtos, validateClaimValue } from "./credential-claims.js";
 import {
   type CredentialDetailDto,
@@ -274,6 +275,8 @@ export function createCredentialService(
           `format ${schema.format} cannot be issued by this build over ${input.protocol}`,
         );
       }
+      if (input.webhookDestinationUrl !== undefined)
+        validateWebhookDestination(config, "issuanceProtocol", input.protocol, input.webhookDestinationUrl);
       const issuer = await requireIssuer(context, organisationId, input);
       const claims = buildClaims(schema, input.claimValues);
       const id = deps.newId();

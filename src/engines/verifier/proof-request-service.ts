@@ -17,7 +17,13 @@ import { datatypeResolver, toClaimDtos } from "../issuer/credential-claims.js";
 import { toCredentialDetail } from "../issuer/credential-dto.js";
 import { toCredentialSchemaListItem } from "../issuer/credential-schema-dto.js";
 import { buildListQuery, dateRange, inFilter, listInputSchema, timestampInput } from "../list/list-input.js";
+import { validateWebhookDestination } from "../notification/webhook-destination.js";
 import type { Openid4vpVerifier } from "./openid4vp/openid4vp-verifier.js";
+import {
+  createDraft20Verifier,
+  OPENID4VP_DRAFT20,
+  registerDraft20Verifier,
+} from "./openid4vp-draft20/draft20-verifier.js";
 import {
   type ProofDetailDto,
   type ProofInputDto,
@@ -105,6 +111,7 @@ export function createProofRequestService(
 ): ProofRequestService {
   const { storage, clock } = deps;
   const datatype = datatypeResolver(config);
+  const draft20 = createDraft20Verifier(deps, config);
 
   async function load(id: string, context: CallContext = UNSCOPED): Promise<Proof> {
     return requireInScope(context, await storage.proofs.get(parseId(id, "BR_0012")), "BR_0012", id);
@@ -142,7 +149,7 @@ export function createProofRequestService(
     return inputs;
   }
 
-  return {
+  const service: ProofRequestService = {
     async create(rawInput, context = UNSCOPED) {
       const input = parseInput(createProofRequestInputSchema, rawInput);
       const schema = await proofSchemas.load(input.proofSchemaId, context);
@@ -151,8 +158,10 @@ export function createProofRequestService(
       const protocol = config.verificationProtocol[input.protocol];
       if (!protocol?.enabled)
         throw new CredkitError("BR_0089", `verification protocol ${input.protocol} is not configured`);
-      if (protocol.type !== "OPENID4VP_FINAL1")
+      if (protocol.type !== "OPENID4VP_FINAL1" && protocol.type !== OPENID4VP_DRAFT20)
         throw new CredkitError("BR_0112", `protocol ${input.protocol} is not supported by this build`);
+      if (input.webhookDestinationUrl !== undefined)
+        validateWebhookDestination(config, "verificationProtocol", input.protocol, input.webhookDestinationUrl);
       let verifierId: string | undefined;
       if (input.verifier || input.verifierDid) {
         const identifier = input.verifier
@@ -262,6 +271,8 @@ export function createProofRequestService(
       if (proof.role !== "VERIFIER")
         throw new CredkitError("BR_0013", "only proof requests of this verifier can be shared");
       const next = transitionProof(proof.state, "share");
+      if (config.verificationProtocol[proof.protocol]?.type === OPENID4VP_DRAFT20)
+        return draft20.share(proof, next, input.params ?? {}, context);
       return openid4vp.share(proof, next, input.params ?? {}, context);
     },
 
@@ -315,4 +326,6 @@ export function createProofRequestService(
 
     load,
   };
+  registerDraft20Verifier(service, draft20);
+  return service;
 }

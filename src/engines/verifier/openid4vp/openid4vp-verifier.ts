@@ -410,6 +410,10 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       if (interaction?.interactionType !== "VERIFICATION")
         throw new OAuthError("invalid_request", "unknown or already answered request");
       const data = interaction.data as VerifierInteractionData;
+      // only OpenID4VP 1.0 requests (a DCQL query) are answered here; draft-20 ones have their own endpoint
+      if (!data.dcqlQuery || !Array.isArray(data.dcqlQuery.credentials)) {
+        throw new OAuthError("invalid_request", "unknown or already answered request");
+      }
       const proof = typeof data.proofId === "string" ? await storage.proofs.get(data.proofId) : undefined;
       if (
         proof?.role !== "VERIFIER" ||

@@ -11,6 +11,7 @@ import { organisationRoutes } from "./organisation-routes.js";
 import { proofRequestRoutes } from "./proof-request-routes.js";
 import { proofSchemaRoutes } from "./proof-schema-routes.js";
 import { systemInfoRoutes } from "./system-info-routes.js";
+import { taskRoutes } from "./task-routes.js";
 
 /** Every management route; the app mounts these and the OpenAPI document describes them. */
 export const API_ROUTES: readonly ApiRoute[] = [
@@ -26,4 +27,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...proofRequestRoutes,
   ...holderProofRoutes,
   ...systemInfoRoutes,
+  ...taskRoutes,
 ];

@@ -3,6 +3,7 @@ import type { SqlDialectName } from "../kysely-driver.js";
 import * as foundation from "./0001-foundation.js";
 import * as issuance from "./0002-issuance.js";
 import * as verification from "./0003-verification.js";
+import * as notifications from "./0004-notifications.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations work on an untyped schema
 type MigrationStep = (db: Kysely<any>, dialect: SqlDialectName) => Promise<void>;
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly { name: string; up: MigrationStep }[] = [
   { name: "0001-foundation", up: foundation.up },
   { name: "0002-issuance", up: issuance.up },
   { name: "0003-verification", up: verification.up },
+  { name: "0004-notifications", up: notifications.up },
 ];

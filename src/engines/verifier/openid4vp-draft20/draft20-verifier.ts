@@ -1,0 +1,618 @@
+import { randomBytes } from "node:crypto";
+import type { CredkitConfig } from "../../../config/schema.js";
+import type { Credential } from "../../../domain/credential.js";
+import type { CredentialSchema } from "../../../domain/credential-schema.js";
+import type { ProofState } from "../../../domain/enums.js";
+import type { Interaction } from "../../../domain/interaction.js";
+import type { Proof } from "../../../domain/proof.js";
+import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
+import type { ParsedPresentation } from "../../../ports/credential-formatter.js";
+import type { Condition } from "../../../ports/storage.js";
+import { signCompactJws } from "../../../providers/jose/sign-compact-jws.js";
+import { getFormatter } from "../../../providers/registry.js";
+import type { CallContext } from "../../common/call-context.js";
+import type { EngineDeps } from "../../common/engine-deps.js";
+import { recordHistory } from "../../history/record-history.js";
+import { createIssuerKeyResolver } from "../../holder/issuer-key-resolver.js";
+import { createRemoteHttp } from "../../holder/remote-http.js";
+import { createStatusListReader } from "../../holder/status-list-reader.js";
+import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
+import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
+import { createDidService } from "../../management/did-service.js";
+import { claimsFromDocument } from "../openid4vp/claims-from-document.js";
+import {
+  buildPresentationDefinition,
+  PEX_SD_JWT_FORMATS,
+  type PexInputDescriptor,
+  type PexPresentationDefinition,
+  parseJsonPath,
+} from "./presentation-definition.js";
+
+/** Path prefix of the draft-20 verifier endpoints (reference §4.2). */
+export const DRAFT20_PATH = "/ssi/openid4vp/draft-20";
+export const OPENID4VP_DRAFT20 = "OPENID4VP_DRAFT20";
+
+/** State of one draft-20 request, kept in the interaction (its id is the `state` parameter). */
+export interface Draft20InteractionData {
+  /** tells draft-20 interactions apart from OpenID4VP 1.0 ones in the shared table */
+  version: "draft-20";
+  proofId: string;
+  nonce: string;
+  clientId: string;
+  clientIdScheme: "redirect_uri" | "did";
+  responseUri: string;
+  responseMode: "direct_post";
+  presentationDefinition: PexPresentationDefinition;
+}
+
+/** OpenID4VP draft 20 verifier with Presentation Exchange 2.0 (reference §4.2 draft-20 row), HTTP-free. */
+export interface Draft20Verifier {
+  share(
+    proof: Proof,
+    next: ProofState,
+    params: { clientIdScheme?: string; responseMode?: string },
+    context: CallContext,
+  ): Promise<{ url: string; expiresAt?: Date }>;
+  /** GET …/{proofId}/client-request: signed (did) or unsigned (`alg: none`, redirect_uri) request object */
+  requestObject(proofId: string): Promise<string>;
+  /** GET …/{proofId}/client-metadata */
+  clientMetadata(proofId: string): Promise<Record<string, unknown>>;
+  /** GET …/{proofId}/presentation-definition */
+  presentationDefinition(proofId: string): Promise<PexPresentationDefinition>;
+  /** POST …/response: `vp_token` + `presentation_submission` (+ `state`), or an error response */
+  response(form: URLSearchParams): Promise<{ redirect_uri?: string }>;
+}
+
+class PresentationRejected extends Error {}
+
+function hasPath(document: unknown, path: readonly (string | number | null)[]): boolean {
+  let current: unknown[] = [document];
+  for (const step of path) {
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (step === null) {
+        if (Array.isArray(value)) next.push(...value);
+      } else if (typeof step === "number") {
+        if (Array.isArray(value) && step < value.length) next.push(value[step]);
+      } else if (typeof value === "object" && value !== null && !Array.isArray(value) && step in value) {
+        next.push((value as Record<string, unknown>)[step]);
+      }
+    }
+    current = next;
+  }
+  return current.length > 0;
+}
+
+function openOf(interactionId: string): Condition {
+  return {
+    op: "and",
+    conditions: [
+      { op: "eq", column: "interactionId", value: interactionId },
+      { op: "in", column: "state", values: ["PENDING", "REQUESTED"] },
+    ],
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function isDraft20Data(data: unknown): data is Draft20InteractionData {
+  return isObject(data) && data.version === "draft-20" && typeof data.proofId === "string";
+}
+
+interface DescriptorMapEntry {
+  id: string;
+  format: string;
+  path: string;
+}
+
+/** Reads `presentation_submission` (PEX 2.0 §6): `{id, definition_id, descriptor_map: [{id, format, path}]}`. */
+function parseSubmission(text: string | null, definitionId: string): DescriptorMapEntry[] {
+  if (text === null) throw new PresentationRejected("presentation_submission is missing");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new PresentationRejected("presentation_submission is not JSON");
+  }
+  if (!isObject(value) || !Array.isArray(value.descriptor_map))
+    throw new PresentationRejected("presentation_submission has no descriptor_map");
+  if (value.definition_id !== definitionId)
+    throw new PresentationRejected(
+      `presentation_submission answers definition ${JSON.stringify(value.definition_id ?? null)}, not ${definitionId}`,
+    );
+  return value.descriptor_map.map((entry, index) => {
+    if (!isObject(entry) || typeof entry.id !== "string" || typeof entry.path !== "string")
+      throw new PresentationRejected(`descriptor_map[${index}] needs an id and a path`);
+    if (entry.path_nested !== undefined)
+      throw new PresentationRejected(`descriptor_map[${index}]: path_nested is not supported for SD-JWT VC`);
+    return { id: entry.id, format: typeof entry.format === "string" ? entry.format : "", path: entry.path };
+  });
+}
+
+/** The presentations of `vp_token`: one string (path `$`) or a JSON array of strings (paths `$[i]`). */
+function parseVpToken(text: string | null): { single: boolean; tokens: unknown[] } {
+  if (text === null || text === "") throw new PresentationRejected("vp_token is missing");
+  if (text.trimStart().startsWith("[")) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new PresentationRejected("vp_token is not a JSON array");
+    }
+    if (!Array.isArray(value)) throw new PresentationRejected("vp_token is not a JSON array");
+    return { single: false, tokens: value };
+  }
+  // a JSON string is accepted too (some wallets quote a single presentation)
+  if (text.startsWith('"')) {
+    try {
+      const value = JSON.parse(text);
+      if (typeof value === "string") return { single: true, tokens: [value] };
+    } catch {
+      // not JSON: the presentation itself
+    }
+  }
+  return { single: true, tokens: [text] };
+}
+
+function tokenAt(path: string, vp: { single: boolean; tokens: unknown[] }, descriptorId: string): string {
+  let token: unknown;
+  if (path === "$") {
+    if (!vp.single) throw new PresentationRejected(`${descriptorId}: path $ needs a single vp_token, got an array`);
+    token = vp.tokens[0];
+  } else {
+    const match = /^\$\[(\d+)\]$/.exec(path);
+    if (!match) throw new PresentationRejected(`${descriptorId}: descriptor path ${path} is not $ or $[i]`);
+    if (vp.single) throw new PresentationRejected(`${descriptorId}: path ${path} needs vp_token to be an array`);
+    const index = Number(match[1]);
+    if (index >= vp.tokens.length)
+      throw new PresentationRejected(`${descriptorId}: path ${path} is outside vp_token (${vp.tokens.length})`);
+    token = vp.tokens[index];
+  }
+  if (typeof token !== "string") throw new PresentationRejected(`${descriptorId}: presentation is not a string`);
+  return token;
+}
+
+/** Required claim paths of an input descriptor: its non-optional fields other than the `vct` filter. */
+function requiredPaths(descriptor: PexInputDescriptor): (string | number | null)[][] {
+  const out: (string | number | null)[][] = [];
+  for (const field of descriptor.constraints.fields ?? []) {
+    if (field.optional === true || field.filter !== undefined) continue;
+    const path = parseJsonPath(field.path[0] ?? "");
+    if (path) out.push(path);
+  }
+  return out;
+}
+
+export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): Draft20Verifier {
+  const { storage, clock, providers } = deps;
+  const dids = createDidService(deps);
+
+  function settings(protocolId: string) {
+    const entry = config.verificationProtocol[protocolId];
+    const p = { ...entry?.params.public, ...entry?.params.private } as Record<string, unknown>;
+    const verifier = (p.verifier ?? {}) as Record<string, unknown>;
+    return {
+      urlScheme: typeof p.urlScheme === "string" ? p.urlScheme : "openid4vp-draft20",
+      interactionExpiresIn: typeof verifier.interactionExpiresIn === "number" ? verifier.interactionExpiresIn : 3600,
+      leeway: typeof p.leeway === "number" ? p.leeway : 60,
+      supportedClientIdSchemes: Array.isArray(verifier.supportedClientIdSchemes)
+        ? (verifier.supportedClientIdSchemes as string[])
+        : ["redirect_uri", "did"],
+    };
+  }
+
+  function algorithms(): string[] {
+    return getFormatter(providers, "SD_JWT_VC").capabilities.signingAlgorithms;
+  }
+
+  function clientMetadataOf(): Record<string, unknown> {
+    const algs = algorithms();
+    const format = { "sd-jwt_alg_values": algs, "kb-jwt_alg_values": algs };
+    return { vp_formats: { "vc+sd-jwt": format, "dc+sd-jwt": format } };
+  }
+
+  function requestParameters(data: Draft20InteractionData, state: string): Record<string, unknown> {
+    return {
+      client_id: data.clientId,
+      client_id_scheme: data.clientIdScheme,
+      response_type: "vp_token",
+      response_mode: data.responseMode,
+      response_uri: data.responseUri,
+      nonce: data.nonce,
+      state,
+      presentation_definition: data.presentationDefinition,
+      client_metadata: clientMetadataOf(),
+    };
+  }
+
+  /** The open request of a verifier proof (PENDING / REQUESTED, not expired); BR_0012 otherwise. */
+  async function openRequest(proofId: string): Promise<{ proof: Proof; interaction: Interaction }> {
+    const proof = /^[0-9a-f-]{36}$/i.test(proofId) ? await storage.proofs.get(proofId) : undefined;
+    if (proof?.role !== "VERIFIER" || !proof.interactionId || !["PENDING", "REQUESTED"].includes(proof.state)) {
+      throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
+    }
+    const interaction = await storage.interactions.get(proof.interactionId);
+    if (
+      !interaction ||
+      !isDraft20Data(interaction.data) ||
+      (interaction.expiresAt && interaction.expiresAt <= clock.now())
+    ) {
+      throw new CredkitError("BR_0012", `proof request ${proofId} not found`);
+    }
+    return { proof, interaction };
+  }
+
+  async function fail(proof: Proof, interactionId: string, reason: string): Promise<never> {
+    const now = clock.now();
+    await storage.transaction(async (tx) => {
+      const changed = await tx.proofs.update(
+        proof.id,
+        { state: "ERROR", errorReason: reason, completedDate: now, lastModified: now },
+        { where: openOf(interactionId) },
+      );
+      await tx.interactions.delete(interactionId);
+      if (changed) {
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: "ERRORED",
+            entityType: "PROOF",
+            entityId: proof.id,
+            name: reason.slice(0, 255),
+            organisationId: proof.organisationId,
+            metadata: { ErrorMetadata: { errorCode: "BR_0291", message: reason } },
+          },
+        );
+      }
+    });
+    throw new OAuthError("invalid_request", reason);
+  }
+
+  async function verifyOne(
+    descriptorId: string,
+    presentation: string,
+    data: Draft20InteractionData,
+    schema: CredentialSchema,
+    required: (string | number | null)[][],
+    leeway: number,
+  ): Promise<ParsedPresentation> {
+    const http = createRemoteHttp({ fetch: deps.fetch, allowInsecureHttp: config.app.http.allowInsecureHttpTransport });
+    const resolveIssuerKey = createIssuerKeyResolver({ resolveDid: (did) => dids.resolve(did), http });
+    const now = clock.now();
+    let parsed: ParsedPresentation;
+    try {
+      parsed = await getFormatter(providers, schema.format).verifyPresentation(presentation, {
+        resolveIssuerKey,
+        now,
+        leeway,
+        keyBinding: { audience: data.clientId, nonce: data.nonce },
+      });
+    } catch (error) {
+      throw new PresentationRejected(
+        `${descriptorId}: ${isCredkitError(error) ? (error.detail ?? error.message) : "presentation invalid"}`,
+      );
+    }
+    if (parsed.type !== schema.schemaId)
+      throw new PresentationRejected(`${descriptorId}: vct ${parsed.type} is not the requested ${schema.schemaId}`);
+    for (const path of required) {
+      if (!hasPath(parsed.disclosedClaims, path))
+        throw new PresentationRejected(
+          `${descriptorId}: requested claim ${path.map((p) => p ?? "*").join(".")} not disclosed`,
+        );
+    }
+    if (parsed.status) {
+      const reader = createStatusListReader({
+        http,
+        resolveIssuerKey,
+        jwsVerifier: providers.jwsVerifier,
+        now,
+        leeway,
+      });
+      let status: number;
+      try {
+        status = await reader.read(parsed.status, parsed.issuer);
+      } catch (error) {
+        throw new PresentationRejected(
+          `${descriptorId}: status list could not be checked: ${isCredkitError(error) ? (error.detail ?? error.message) : "error"}`,
+        );
+      }
+      if (status === 1) throw new PresentationRejected(`${descriptorId}: credential is revoked`);
+      if (status === 2) throw new PresentationRejected(`${descriptorId}: credential is suspended`);
+      if (status !== 0) throw new PresentationRejected(`${descriptorId}: credential status is ${status}`);
+    }
+    return parsed;
+  }
+
+  return {
+    async share(proof, next, params, context) {
+      const protocol = settings(proof.protocol);
+      if (params.responseMode !== undefined && params.responseMode !== "direct_post") {
+        throw new CredkitError("BR_0112", `${proof.protocol} answers with direct_post only`);
+      }
+      const schema = proof.proofSchemaId ? await storage.proofSchemas.get(proof.proofSchemaId) : undefined;
+      if (!schema) throw new CredkitError("BR_0014", "proof schema not found");
+      const inputs = [];
+      for (const input of schema.proofInputSchemas) {
+        const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
+        if (!credentialSchema)
+          throw new CredkitError("BR_0006", `credential schema ${input.credentialSchemaId} not found`);
+        inputs.push({ input, schema: credentialSchema });
+      }
+      const verifier = proof.verifierIdentifierId
+        ? await storage.identifiers.get(proof.verifierIdentifierId)
+        : undefined;
+      const requested = params.clientIdScheme === "decentralized_identifier" ? "did" : params.clientIdScheme;
+      const scheme = requested ?? (verifier?.type === "DID" ? "did" : "redirect_uri");
+      if (
+        !protocol.supportedClientIdSchemes.includes(scheme) &&
+        !(scheme === "did" && protocol.supportedClientIdSchemes.includes("decentralized_identifier"))
+      ) {
+        throw new CredkitError("BR_0112", `client_id_scheme ${scheme} is not enabled for ${proof.protocol}`);
+      }
+      const responseUri = `${deps.baseUrl}${DRAFT20_PATH}/response`;
+      let clientId: string;
+      if (scheme === "redirect_uri") clientId = responseUri;
+      else if (scheme === "did") {
+        if (verifier?.type !== "DID" || !verifier.didId) {
+          throw new CredkitError("BR_0084", "the did client_id_scheme needs a DID verifier identifier");
+        }
+        const did = await storage.dids.get(verifier.didId);
+        clientId = did!.did;
+      } else {
+        throw new CredkitError(
+          "BR_0112",
+          `client_id_scheme ${scheme} needs X.509 certificates, which this build does not provide yet`,
+        );
+      }
+      const interactionId = deps.newId();
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + protocol.interactionExpiresIn * 1000);
+      const data: Draft20InteractionData = {
+        version: "draft-20",
+        proofId: proof.id,
+        nonce: randomBytes(24).toString("base64url"),
+        clientId,
+        clientIdScheme: scheme,
+        responseUri,
+        responseMode: "direct_post",
+        presentationDefinition: buildPresentationDefinition(interactionId, schema.name, inputs, algorithms()),
+      };
+      await storage.transaction(async (tx) => {
+        const changed = await tx.proofs.update(
+          proof.id,
+          { state: next, interactionId, requestedDate: now, errorReason: undefined, lastModified: now },
+          { where: { op: "eq", column: "state", value: proof.state } },
+        );
+        if (!changed) throw new CredkitError("BR_0013", "the proof request changed state concurrently");
+        if (proof.interactionId) await tx.interactions.delete(proof.interactionId);
+        await tx.interactions.insert({
+          id: interactionId,
+          organisationId: proof.organisationId,
+          interactionType: "VERIFICATION",
+          protocol: proof.protocol,
+          data,
+          expiresAt,
+          createdDate: now,
+          lastModified: now,
+        });
+        await recordHistory(deps, tx, context, {
+          action: "SHARED",
+          entityType: "PROOF",
+          entityId: proof.id,
+          name: schema.name,
+          organisationId: proof.organisationId,
+        });
+      });
+      const requestUri = `${deps.baseUrl}${DRAFT20_PATH}/${proof.id}/client-request`;
+      const query = new URLSearchParams({ client_id: clientId, client_id_scheme: scheme, request_uri: requestUri });
+      return { url: `${protocol.urlScheme}://?${query.toString()}`, expiresAt };
+    },
+
+    async requestObject(proofId) {
+      const { proof, interaction } = await openRequest(proofId);
+      const data = interaction.data as Draft20InteractionData;
+      const now = Math.floor(clock.now().getTime() / 1000);
+      const payload = {
+        ...requestParameters(data, interaction.id),
+        aud: "https://self-issued.me/v2",
+        iat: now,
+        exp: Math.floor((interaction.expiresAt?.getTime() ?? clock.now().getTime() + 3600_000) / 1000),
+      };
+      if (data.clientIdScheme === "redirect_uri") {
+        const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+        return `${encode({ alg: "none", typ: "oauth-authz-req+jwt" })}.${encode(payload)}.`;
+      }
+      const verifier = proof.verifierIdentifierId
+        ? await storage.identifiers.get(proof.verifierIdentifierId)
+        : undefined;
+      if (!verifier) throw new CredkitError("BR_0207", "verifier identifier not found");
+      const signing = await resolveIssuerSigning(deps, storage, verifier, { keyIssuerUrl: data.clientId });
+      return signCompactJws({ typ: "oauth-authz-req+jwt" }, payload, signing.signer);
+    },
+
+    async clientMetadata(proofId) {
+      await openRequest(proofId);
+      return clientMetadataOf();
+    },
+
+    async presentationDefinition(proofId) {
+      const { interaction } = await openRequest(proofId);
+      return (interaction.data as Draft20InteractionData).presentationDefinition;
+    },
+
+    async response(form) {
+      const state = form.get("state");
+      const interaction = state && /^[0-9a-f-]{36}$/i.test(state) ? await storage.interactions.get(state) : undefined;
+      if (interaction?.interactionType !== "VERIFICATION" || !isDraft20Data(interaction.data))
+        throw new OAuthError("invalid_request", "unknown or already answered request");
+      const data = interaction.data;
+      const proof = await storage.proofs.get(data.proofId);
+      if (
+        proof?.role !== "VERIFIER" ||
+        !["PENDING", "REQUESTED"].includes(proof.state) ||
+        proof.interactionId !== interaction.id
+      ) {
+        throw new OAuthError("invalid_request", "unknown or already answered request");
+      }
+      if (interaction.expiresAt && interaction.expiresAt <= clock.now()) {
+        const now = clock.now();
+        await storage.transaction(async (tx) => {
+          const changed = await tx.proofs.update(
+            proof.id,
+            { state: "INTERACTION_EXPIRED", errorReason: "the request expired", lastModified: now },
+            { where: openOf(interaction.id) },
+          );
+          if (changed)
+            await recordHistory(
+              deps,
+              tx,
+              {},
+              {
+                action: "INTERACTION_EXPIRED",
+                entityType: "PROOF",
+                entityId: proof.id,
+                name: "the request expired before the response arrived",
+                organisationId: proof.organisationId,
+              },
+            );
+        });
+        throw new OAuthError("invalid_request", "the request expired");
+      }
+      const error = form.get("error");
+      if (error) {
+        const now = clock.now();
+        const reason = form.get("error_description") ?? error;
+        await storage.transaction(async (tx) => {
+          const rejected = await tx.proofs.update(
+            proof.id,
+            { state: "REJECTED", errorReason: reason, completedDate: now, lastModified: now },
+            { where: openOf(interaction.id) },
+          );
+          if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
+          await tx.interactions.delete(interaction.id);
+          await recordHistory(
+            deps,
+            tx,
+            {},
+            {
+              action: "REJECTED",
+              entityType: "PROOF",
+              entityId: proof.id,
+              name: error,
+              organisationId: proof.organisationId,
+            },
+          );
+        });
+        return {};
+      }
+      const schema = proof.proofSchemaId ? await storage.proofSchemas.get(proof.proofSchemaId) : undefined;
+      if (!schema) return fail(proof, interaction.id, "proof schema no longer exists");
+      const definition = data.presentationDefinition;
+      const verified: { credentialSchema: CredentialSchema; parsed: ParsedPresentation }[] = [];
+      try {
+        const vp = parseVpToken(form.get("vp_token"));
+        const entries = parseSubmission(form.get("presentation_submission"), definition.id);
+        const descriptors = new Map(definition.input_descriptors.map((d) => [d.id, d]));
+        const answered = new Set<string>();
+        const usedPaths = new Set<string>();
+        for (const entry of entries) {
+          if (!descriptors.has(entry.id))
+            throw new PresentationRejected(`descriptor_map names unknown input descriptor ${entry.id}`);
+          if (answered.has(entry.id))
+            throw new PresentationRejected(`input descriptor ${entry.id} is answered more than once`);
+          if (!(PEX_SD_JWT_FORMATS as readonly string[]).includes(entry.format))
+            throw new PresentationRejected(`${entry.id}: format ${JSON.stringify(entry.format)} is not vc+sd-jwt`);
+          if (usedPaths.has(entry.path))
+            throw new PresentationRejected(`${entry.id}: path ${entry.path} is used twice`);
+          answered.add(entry.id);
+          usedPaths.add(entry.path);
+        }
+        for (const input of schema.proofInputSchemas) {
+          const descriptor = definition.input_descriptors[input.order];
+          if (!descriptor) throw new PresentationRejected("the proof schema changed since the request");
+          const entry = entries.find((e) => e.id === descriptor.id);
+          if (!entry) throw new PresentationRejected(`no presentation for input descriptor ${descriptor.id}`);
+          const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
+          if (!credentialSchema) throw new PresentationRejected("a requested credential schema no longer exists");
+          const presentation = tokenAt(entry.path, vp, descriptor.id);
+          verified.push({
+            credentialSchema,
+            parsed: await verifyOne(
+              descriptor.id,
+              presentation,
+              data,
+              credentialSchema,
+              requiredPaths(descriptor),
+              settings(proof.protocol).leeway,
+            ),
+          });
+        }
+      } catch (rejection) {
+        if (rejection instanceof PresentationRejected) return fail(proof, interaction.id, rejection.message);
+        throw rejection;
+      }
+      const now = clock.now();
+      const credentials: Credential[] = verified.map(({ credentialSchema, parsed }) => ({
+        id: deps.newId(),
+        organisationId: proof.organisationId,
+        credentialSchemaId: credentialSchema.id,
+        role: "VERIFIER",
+        state: "ACCEPTED",
+        protocol: proof.protocol,
+        claims: claimsFromDocument(credentialSchema.claims, parsed.disclosedClaims, deps.newId),
+        ...(parsed.issuedAt && { issuanceDate: parsed.issuedAt }),
+        createdDate: now,
+        lastModified: now,
+      }));
+      await storage.transaction(async (tx) => {
+        const accepted = await tx.proofs.update(
+          proof.id,
+          {
+            state: "ACCEPTED",
+            completedDate: now,
+            presentedCredentialIds: credentials.map((c) => c.id),
+            ...(schema.expireDuration > 0 && {
+              retainUntilDate: new Date(now.getTime() + schema.expireDuration * 1000),
+            }),
+            lastModified: now,
+          },
+          { where: openOf(interaction.id) },
+        );
+        if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
+        for (const credential of credentials) await tx.credentials.insert(credential);
+        await tx.interactions.delete(interaction.id);
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: "ACCEPTED",
+            entityType: "PROOF",
+            entityId: proof.id,
+            name: schema.name,
+            organisationId: proof.organisationId,
+          },
+        );
+      });
+      return proof.redirectUri ? { redirect_uri: proof.redirectUri } : {};
+    },
+  };
+}
+
+const registry = new WeakMap<object, Draft20Verifier>();
+
+/** Associates the draft-20 verifier with the proof request service of a kit (routes find it through the kit). */
+export function registerDraft20Verifier(owner: object, verifier: Draft20Verifier): void {
+  registry.set(owner, verifier);
+}
+
+/** The draft-20 verifier of a kit's proof request service. */
+export function draft20VerifierOf(owner: object): Draft20Verifier {
+  const verifier = registry.get(owner);
+  if (!verifier) throw new CredkitError("BR_0089", "OpenID4VP draft 20 is not available");
+  return verifier;
+}
