@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { start as startExpress } from "../../examples/express-app.js";
 import { start as startKoa } from "../../examples/koa-app.js";
 import { run as runScriptedIssuance } from "../../examples/scripted-issuance.js";
+import { run as runScriptedVerification } from "../../examples/scripted-verification.js";
 
 // The examples are documentation: they must keep running.
 describe("runnable examples", () => {
@@ -36,5 +37,10 @@ describe("runnable examples", () => {
     const result = await runScriptedIssuance();
     expect(result.credentialId).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.stringify(result.claims)).toContain("Ada Lovelace");
+  });
+
+  it("scripted-verification discloses exactly the requested claims", async () => {
+    const result = await runScriptedVerification();
+    expect(result).toEqual({ state: "ACCEPTED", claims: { name: "Grace Hopper", department: "Research" } });
   });
 });
