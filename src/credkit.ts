@@ -23,6 +23,7 @@ import { withNotificationOutbox } from "./engines/notification/notification-outb
 import { createNotificationService, type NotificationService } from "./engines/notification/notification-service.js";
 import { createTaskService, type TaskService } from "./engines/tasks/task-service.js";
 import { createOpenid4vpVerifier, type Openid4vpVerifier } from "./engines/verifier/openid4vp/openid4vp-verifier.js";
+import { createDraft20Verifier, type Draft20Verifier } from "./engines/verifier/openid4vp-draft20/draft20-verifier.js";
 import { createProofRequestService, type ProofRequestService } from "./engines/verifier/proof-request-service.js";
 import { createProofSchemaService, type ProofSchemaService } from "./engines/verifier/proof-schema-service.js";
 import { type CredkitHttp, createHttpApp } from "./http/app.js";
@@ -93,6 +94,8 @@ export interface Credkit {
   readonly proofRequests: ProofRequestService;
   /** OpenID4VP 1.0 verifier protocol (the /ssi endpoints, HTTP-free) */
   readonly openid4vp: Openid4vpVerifier;
+  /** OpenID4VP draft 20 verifier with Presentation Exchange (the /v1 presentation endpoints) */
+  readonly openid4vpDraft20: Draft20Verifier;
   /** webhook notification delivery (the outbox is written by `storage`) */
   readonly notifications: NotificationService;
   /** POST /api/task/v1/run, `credkit task run NAME` */
@@ -174,7 +177,8 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
   const openid4vci = createOpenid4vciIssuerService(deps, config, dids, statusLists);
   const proofSchemas = createProofSchemaService(deps, credentialSchemas);
   const openid4vp = createOpenid4vpVerifier(deps, config, dids);
-  const proofRequests = createProofRequestService(deps, config, proofSchemas, openid4vp);
+  const openid4vpDraft20 = createDraft20Verifier(deps, config);
+  const proofRequests = createProofRequestService(deps, config, proofSchemas, openid4vp, openid4vpDraft20);
   const holder = createHolderService(deps, { config, dids });
   const tasks = createTaskService({
     config,
@@ -211,6 +215,7 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     proofSchemas,
     proofRequests,
     openid4vp,
+    openid4vpDraft20,
     notifications,
     tasks,
     publicConfig: () =>

@@ -19,11 +19,7 @@ import { toCredentialSchemaListItem } from "../issuer/credential-schema-dto.js";
 import { buildListQuery, dateRange, inFilter, listInputSchema, timestampInput } from "../list/list-input.js";
 import { validateWebhookDestination } from "../notification/webhook-destination.js";
 import type { Openid4vpVerifier } from "./openid4vp/openid4vp-verifier.js";
-import {
-  createDraft20Verifier,
-  OPENID4VP_DRAFT20,
-  registerDraft20Verifier,
-} from "./openid4vp-draft20/draft20-verifier.js";
+import { type Draft20Verifier, OPENID4VP_DRAFT20 } from "./openid4vp-draft20/draft20-verifier.js";
 import {
   type ProofDetailDto,
   type ProofInputDto,
@@ -108,10 +104,10 @@ export function createProofRequestService(
   config: CredkitConfig,
   proofSchemas: ProofSchemaService,
   openid4vp: Openid4vpVerifier,
+  draft20: Draft20Verifier,
 ): ProofRequestService {
   const { storage, clock } = deps;
   const datatype = datatypeResolver(config);
-  const draft20 = createDraft20Verifier(deps, config);
 
   async function load(id: string, context: CallContext = UNSCOPED): Promise<Proof> {
     return requireInScope(context, await storage.proofs.get(parseId(id, "BR_0012")), "BR_0012", id);
@@ -326,6 +322,5 @@ export function createProofRequestService(
 
     load,
   };
-  registerDraft20Verifier(service, draft20);
   return service;
 }

@@ -602,17 +602,3 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
     },
   };
 }
-
-const registry = new WeakMap<object, Draft20Verifier>();
-
-/** Associates the draft-20 verifier with the proof request service of a kit (routes find it through the kit). */
-export function registerDraft20Verifier(owner: object, verifier: Draft20Verifier): void {
-  registry.set(owner, verifier);
-}
-
-/** The draft-20 verifier of a kit's proof request service. */
-export function draft20VerifierOf(owner: object): Draft20Verifier {
-  const verifier = registry.get(owner);
-  if (!verifier) throw new CredkitError("BR_0089", "OpenID4VP draft 20 is not available");
-  return verifier;
-}

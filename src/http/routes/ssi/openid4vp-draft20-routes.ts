@@ -1,13 +1,13 @@
 import type { Hono } from "hono";
 import type { Credkit } from "../../../credkit.js";
 import { OAuthError } from "../../../engines/issuer/openid4vci/oauth-error.js";
-import { DRAFT20_PATH, draft20VerifierOf } from "../../../engines/verifier/openid4vp-draft20/draft20-verifier.js";
+import { DRAFT20_PATH } from "../../../engines/verifier/openid4vp-draft20/draft20-verifier.js";
 import { jsonResponse } from "../../errors/to-error-response.js";
 import { handleProtocol, readBoundedText } from "./ssi-handler.js";
 
 /** OpenID4VP draft 20 verifier endpoints (reference §4.2, draft-20 row). */
 export function mountOpenid4vpDraft20Routes(app: Hono, kit: Credkit): void {
-  const verifier = () => draft20VerifierOf(kit.proofRequests);
+  const verifier = () => kit.openid4vpDraft20;
 
   app.get(`${DRAFT20_PATH}/:proofId/client-request`, (c) =>
     handleProtocol(c, async () => {
