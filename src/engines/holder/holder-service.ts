@@ -20,10 +20,13 @@ import {
 } from "../../providers/revocation/token-status-list/index.js";
 import { type CallContext, UNSCOPED } from "../common/call-context.js";
 import type { EngineDeps } from "../common/engine-deps.js";
+import { createIssuerKeyResolver } from "../common/issuer-key-resolver.js";
 import { createKeySigner } from "../common/key-signer.js";
 import { requireActiveOrganisation, requireInScope, resolveTargetOrganisation } from "../common/organisation-scope.js";
 import { parseId } from "../common/parse-id.js";
 import { parseInput } from "../common/parse-input.js";
+import { createRemoteHttp } from "../common/remote-http.js";
+import { createStatusListReader, type StatusListReader } from "../common/status-list-reader.js";
 import { recordHistory } from "../history/record-history.js";
 import {
   type AcceptIssuanceInput,
@@ -41,7 +44,6 @@ import {
   type SubmitPresentationV1Input,
 } from "./holder-inputs.js";
 import { resolveHolderKey } from "./holder-key.js";
-import { createIssuerKeyResolver } from "./issuer-key-resolver.js";
 import {
   PRE_AUTHORIZED_CODE_GRANT,
   parseInvitationUrl,
@@ -67,8 +69,6 @@ import {
   type PresentationDefinitionV1Dto,
 } from "./openid4vp-draft20/wallet-draft20.js";
 import { flattenClaims, mergeClaimSchemas } from "./received-claims.js";
-import { createRemoteHttp } from "./remote-http.js";
-import { createStatusListReader, type StatusListReader } from "./status-list-reader.js";
 
 /**
  * The wallet (holder) engine (reference §3.8, platform spec §3 move 1): handle a credential offer, accept it (token,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CredkitError } from "../../../errors/credkit-error.js";
-import { parseRemoteDocument, type RemoteHttp } from "../remote-http.js";
+import { parseRemoteDocument, type RemoteHttp } from "../../common/remote-http.js";
 
 /** Grant type of the Pre-Authorized Code Flow (OpenID4VCI 1.0 §4.1.1, §6.1; RFC 8693-style URN). */
 export const PRE_AUTHORIZED_CODE_GRANT = "urn:ietf:params:oauth:grant-type:pre-authorized_code";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CredkitError } from "../../../errors/credkit-error.js";
-import { parseJsonBody, type RemoteHttp, readOAuthError, statusError } from "../remote-http.js";
+import { parseJsonBody, type RemoteHttp, readOAuthError, statusError } from "../../common/remote-http.js";
 
 /** Credential Response (OpenID4VCI 1.0 §8.3); `credential` is the single-credential form of earlier drafts. */
 const credentialResponseSchema = z

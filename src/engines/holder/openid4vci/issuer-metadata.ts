@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
-import type { RemoteHttp } from "../remote-http.js";
+import type { RemoteHttp } from "../../common/remote-http.js";
+import { appendedWellKnownUrl, insertedWellKnownUrl } from "../../common/well-known-url.js";
 
 const displaySchema = z.array(z.object({ name: z.string().optional(), locale: z.string().optional() }).loose());
 
@@ -65,21 +66,6 @@ export const authorizationServerMetadataSchema = z
   })
   .loose();
 export type AuthorizationServerMetadata = z.output<typeof authorizationServerMetadataSchema>;
-
-/**
- * RFC 8615 / RFC 8414 §3.1 well-known URL: `/.well-known/<suffix>` inserted between the host and the path of
- * `identifier` (OpenID4VCI 1.0 §12.2.2): `https://h/tenant` → `https://h/.well-known/<suffix>/tenant`.
- */
-export function insertedWellKnownUrl(identifier: string, suffix: string): string {
-  const url = new URL(identifier);
-  const path = url.pathname.replace(/\/+$/, "");
-  return `${url.origin}/.well-known/${suffix}${path}`;
-}
-
-/** The pre-RFC 8414 form: `/.well-known/<suffix>` appended to `identifier` (OpenID Connect Discovery style). */
-export function appendedWellKnownUrl(identifier: string, suffix: string): string {
-  return `${identifier.replace(/\/+$/, "")}/.well-known/${suffix}`;
-}
 
 function sameIdentifier(a: string, b: string): boolean {
   return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { RemoteHttp } from "../remote-http.js";
-import { parseJsonBody, statusError } from "../remote-http.js";
+import type { RemoteHttp } from "../../common/remote-http.js";
+import { parseJsonBody, statusError } from "../../common/remote-http.js";
 
 /** Nonce Response (OpenID4VCI 1.0 §7.2). */
 const nonceResponseSchema = z.object({ c_nonce: z.string().min(1) }).loose();

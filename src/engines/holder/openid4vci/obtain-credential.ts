@@ -1,7 +1,7 @@
 import { CredkitError } from "../../../errors/credkit-error.js";
 import type { PublicJwk } from "../../../ports/key-algorithm.js";
 import type { Signer } from "../../../ports/signer.js";
-import type { RemoteHttp } from "../remote-http.js";
+import type { RemoteHttp } from "../../common/remote-http.js";
 import { requestCredential } from "./credential-request.js";
 import type { CredentialIssuerMetadata } from "./issuer-metadata.js";
 import { requestNonce } from "./nonce-request.js";

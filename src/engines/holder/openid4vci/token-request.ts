@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CredkitError } from "../../../errors/credkit-error.js";
-import { parseJsonBody, type RemoteHttp, readOAuthError, statusError } from "../remote-http.js";
+import { parseJsonBody, type RemoteHttp, readOAuthError, statusError } from "../../common/remote-http.js";
 import { PRE_AUTHORIZED_CODE_GRANT } from "./credential-offer.js";
 
 /** Token Response (OpenID4VCI 1.0 §6.2, RFC 6749 §5.1). */

@@ -17,6 +17,7 @@ import { createKeySigner } from "../../common/key-signer.js";
 import { requireInScope } from "../../common/organisation-scope.js";
 import { parseId } from "../../common/parse-id.js";
 import { parseInput } from "../../common/parse-input.js";
+import { type RemoteHttp, statusError } from "../../common/remote-http.js";
 import { recordHistory } from "../../history/record-history.js";
 import { type ClaimDto, datatypeResolver, toClaimDtos } from "../../issuer/credential-claims.js";
 import { type CredentialDetailDto, toCredentialDetail } from "../../issuer/credential-dto.js";
@@ -34,7 +35,6 @@ import {
 } from "../holder-inputs.js";
 import { parseAuthorizationRequest, requestFromParameters } from "../openid4vp/authorization-request.js";
 import { decodeRequestObject, REQUEST_OBJECT_TYP } from "../openid4vp/request-object.js";
-import { type RemoteHttp, statusError } from "../remote-http.js";
 
 export const OPENID4VP_DRAFT20 = "OPENID4VP_DRAFT20";
 const DEFAULT_LEEWAY_SECONDS = 60;

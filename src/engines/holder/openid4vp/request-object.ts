@@ -3,7 +3,7 @@ import type { DidDocument } from "../../../domain/did.js";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { PublicJwk } from "../../../ports/key-algorithm.js";
 import type { JwsVerifier } from "../../../providers/jose/verify-jws-signature.js";
-import { type RemoteHttp, statusError } from "../remote-http.js";
+import { type RemoteHttp, statusError } from "../../common/remote-http.js";
 import {
   type AuthorizationRequest,
   parseAuthorizationRequest,

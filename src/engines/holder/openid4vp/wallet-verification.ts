@@ -22,6 +22,7 @@ import { createKeySigner } from "../../common/key-signer.js";
 import { requireInScope } from "../../common/organisation-scope.js";
 import { parseId } from "../../common/parse-id.js";
 import { parseInput } from "../../common/parse-input.js";
+import { type RemoteHttp, statusError } from "../../common/remote-http.js";
 import { recordHistory } from "../../history/record-history.js";
 import { datatypeResolver, toClaimDtos } from "../../issuer/credential-claims.js";
 import {
@@ -33,7 +34,6 @@ import {
   submitPresentationInputSchema,
   submitPresentationV1InputSchema,
 } from "../holder-inputs.js";
-import { type RemoteHttp, statusError } from "../remote-http.js";
 import { checkAuthorizationRequest } from "./authorization-request.js";
 import { parsePresentationInvitation } from "./invitation.js";
 import { type PresentationDefinitionV2Dto, toPresentationDefinitionV2 } from "./presentation-definition.js";

@@ -3,8 +3,8 @@ import type { DidDocument, DidVerificationMethod } from "../../domain/did.js";
 import { CredkitError } from "../../errors/credkit-error.js";
 import type { IssuerKeyResolver } from "../../ports/credential-formatter.js";
 import type { PublicJwk } from "../../ports/key-algorithm.js";
-import { insertedWellKnownUrl } from "./openid4vci/issuer-metadata.js";
 import type { RemoteHttp } from "./remote-http.js";
+import { insertedWellKnownUrl } from "./well-known-url.js";
 
 const jwksSchema = z.object({ keys: z.array(z.object({ kty: z.string().min(1) }).loose()) }).loose();
 
