@@ -5,21 +5,18 @@ import type { CredentialSchema } from "../../../domain/credential-schema.js";
 import type { ProofState } from "../../../domain/enums.js";
 import type { Interaction } from "../../../domain/interaction.js";
 import type { Proof } from "../../../domain/proof.js";
-import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
+import { CredkitError } from "../../../errors/credkit-error.js";
 import type { ParsedPresentation } from "../../../ports/credential-formatter.js";
-import type { Condition } from "../../../ports/storage.js";
 import { signCompactJws } from "../../../providers/jose/sign-compact-jws.js";
 import { getFormatter } from "../../../providers/registry.js";
 import type { CallContext } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
-import { createIssuerKeyResolver } from "../../common/issuer-key-resolver.js";
-import { createRemoteHttp } from "../../common/remote-http.js";
-import { createStatusListReader } from "../../common/status-list-reader.js";
 import { recordHistory } from "../../history/record-history.js";
 import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import { createDidService } from "../../management/did-service.js";
 import { claimsFromDocument } from "../openid4vp/claims-from-document.js";
+import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
 import {
   buildPresentationDefinition,
   PEX_SD_JWT_FORMATS,
@@ -61,36 +58,6 @@ export interface Draft20Verifier {
   presentationDefinition(proofId: string): Promise<PexPresentationDefinition>;
   /** POST …/response: `vp_token` + `presentation_submission` (+ `state`), or an error response */
   response(form: URLSearchParams): Promise<{ redirect_uri?: string }>;
-}
-
-class PresentationRejected extends Error {}
-
-function hasPath(document: unknown, path: readonly (string | number | null)[]): boolean {
-  let current: unknown[] = [document];
-  for (const step of path) {
-    const next: unknown[] = [];
-    for (const value of current) {
-      if (step === null) {
-        if (Array.isArray(value)) next.push(...value);
-      } else if (typeof step === "number") {
-        if (Array.isArray(value) && step < value.length) next.push(value[step]);
-      } else if (typeof value === "object" && value !== null && !Array.isArray(value) && step in value) {
-        next.push((value as Record<string, unknown>)[step]);
-      }
-    }
-    current = next;
-  }
-  return current.length > 0;
-}
-
-function openOf(interactionId: string): Condition {
-  return {
-    op: "and",
-    conditions: [
-      { op: "eq", column: "interactionId", value: interactionId },
-      { op: "in", column: "state", values: ["PENDING", "REQUESTED"] },
-    ],
-  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -244,88 +211,25 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
     return { proof, interaction };
   }
 
-  async function fail(proof: Proof, interactionId: string, reason: string): Promise<never> {
-    const now = clock.now();
-    await storage.transaction(async (tx) => {
-      const changed = await tx.proofs.update(
-        proof.id,
-        { state: "ERROR", errorReason: reason, completedDate: now, lastModified: now },
-        { where: openOf(interactionId) },
-      );
-      await tx.interactions.delete(interactionId);
-      if (changed) {
-        await recordHistory(
-          deps,
-          tx,
-          {},
-          {
-            action: "ERRORED",
-            entityType: "PROOF",
-            entityId: proof.id,
-            name: reason.slice(0, 255),
-            organisationId: proof.organisationId,
-            metadata: { ErrorMetadata: { errorCode: "BR_0291", message: reason } },
-          },
-        );
-      }
-    });
-    throw new OAuthError("invalid_request", reason);
-  }
-
-  async function verifyOne(
+  const checks = createPresentationChecker(deps, config, dids);
+  const fail = (proof: Proof, interactionId: string, reason: string) => checks.fail(proof, interactionId, reason);
+  const verifyOne = (
     descriptorId: string,
     presentation: string,
     data: Draft20InteractionData,
     schema: CredentialSchema,
     required: (string | number | null)[][],
     leeway: number,
-  ): Promise<ParsedPresentation> {
-    const http = createRemoteHttp({ fetch: deps.fetch, allowInsecureHttp: config.app.http.allowInsecureHttpTransport });
-    const resolveIssuerKey = createIssuerKeyResolver({ resolveDid: (did) => dids.resolve(did), http });
-    const now = clock.now();
-    let parsed: ParsedPresentation;
-    try {
-      parsed = await getFormatter(providers, schema.format).verifyPresentation(presentation, {
-        resolveIssuerKey,
-        now,
-        leeway,
-        keyBinding: { audience: data.clientId, nonce: data.nonce },
-      });
-    } catch (error) {
-      throw new PresentationRejected(
-        `${descriptorId}: ${isCredkitError(error) ? (error.detail ?? error.message) : "presentation invalid"}`,
-      );
-    }
-    if (parsed.type !== schema.schemaId)
-      throw new PresentationRejected(`${descriptorId}: vct ${parsed.type} is not the requested ${schema.schemaId}`);
-    for (const path of required) {
-      if (!hasPath(parsed.disclosedClaims, path))
-        throw new PresentationRejected(
-          `${descriptorId}: requested claim ${path.map((p) => p ?? "*").join(".")} not disclosed`,
-        );
-    }
-    if (parsed.status) {
-      const reader = createStatusListReader({
-        http,
-        resolveIssuerKey,
-        jwsVerifier: providers.jwsVerifier,
-        now,
-        leeway,
-      });
-      let status: number;
-      try {
-        status = await reader.read(parsed.status, parsed.issuer);
-      } catch (error) {
-        throw new PresentationRejected(
-          `${descriptorId}: status list could not be checked: ${isCredkitError(error) ? (error.detail ?? error.message) : "error"}`,
-        );
-      }
-      if (status === 1) throw new PresentationRejected(`${descriptorId}: credential is revoked`);
-      if (status === 2) throw new PresentationRejected(`${descriptorId}: credential is suspended`);
-      if (status !== 0) throw new PresentationRejected(`${descriptorId}: credential status is ${status}`);
-    }
-    return parsed;
-  }
+  ) =>
+    checks.verify({
+      label: descriptorId,
+      presentation,
+      audience: data.clientId,
+      nonce: data.nonce,
+      schema,
+      requiredPaths: required,
+      leeway,
+    });
 
   return {
     async share(proof, next, params, context) {
@@ -464,7 +368,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
           const changed = await tx.proofs.update(
             proof.id,
             { state: "INTERACTION_EXPIRED", errorReason: "the request expired", lastModified: now },
-            { where: openOf(interaction.id) },
+            { where: openProofCondition(interaction.id) },
           );
           if (changed)
             await recordHistory(
@@ -490,7 +394,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
           const rejected = await tx.proofs.update(
             proof.id,
             { state: "REJECTED", errorReason: reason, completedDate: now, lastModified: now },
-            { where: openOf(interaction.id) },
+            { where: openProofCondition(interaction.id) },
           );
           if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
           await tx.interactions.delete(interaction.id);
@@ -580,7 +484,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
             }),
             lastModified: now,
           },
-          { where: openOf(interaction.id) },
+          { where: openProofCondition(interaction.id) },
         );
         if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
         for (const credential of credentials) await tx.credentials.insert(credential);

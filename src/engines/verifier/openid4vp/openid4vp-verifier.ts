@@ -5,22 +5,19 @@ import type { Credential } from "../../../domain/credential.js";
 import type { CredentialSchema } from "../../../domain/credential-schema.js";
 import type { ProofState } from "../../../domain/enums.js";
 import type { Proof } from "../../../domain/proof.js";
-import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
+import { CredkitError } from "../../../errors/credkit-error.js";
 import type { ParsedPresentation } from "../../../ports/credential-formatter.js";
-import type { Condition } from "../../../ports/storage.js";
 import { signCompactJws } from "../../../providers/jose/sign-compact-jws.js";
 import { getFormatter } from "../../../providers/registry.js";
 import { parseDcqlQuery } from "../../../providers/verification/dcql/index.js";
 import type { CallContext } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
-import { createIssuerKeyResolver } from "../../common/issuer-key-resolver.js";
-import { createRemoteHttp } from "../../common/remote-http.js";
-import { createStatusListReader } from "../../common/status-list-reader.js";
 import { recordHistory } from "../../history/record-history.js";
 import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import type { DidService } from "../../management/did-service.js";
 import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
+import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
 import { claimsFromDocument } from "./claims-from-document.js";
 import type { VerifierInteractionData } from "./verifier-interaction.js";
 
@@ -48,38 +45,6 @@ interface VerifierSettings {
   leeway: number;
   responseMode: "direct_post" | "direct_post.jwt";
   supportedClientIdSchemes: string[];
-}
-
-/** A readable validation failure: the proof ends in ERROR with this reason. */
-class PresentationRejected extends Error {}
-
-function getPath(document: unknown, path: readonly (string | number | null)[]): boolean {
-  let current: unknown[] = [document];
-  for (const step of path) {
-    const next: unknown[] = [];
-    for (const value of current) {
-      if (step === null) {
-        if (Array.isArray(value)) next.push(...value);
-      } else if (typeof step === "number") {
-        if (Array.isArray(value) && step < value.length) next.push(value[step]);
-      } else if (typeof value === "object" && value !== null && !Array.isArray(value) && step in value) {
-        next.push((value as Record<string, unknown>)[step]);
-      }
-    }
-    current = next;
-  }
-  return current.length > 0;
-}
-
-/** The proof still waits for the response to this interaction. */
-function openOf(interactionId: string): Condition {
-  return {
-    op: "and",
-    conditions: [
-      { op: "eq", column: "interactionId", value: interactionId },
-      { op: "in", column: "state", values: ["PENDING", "REQUESTED"] },
-    ],
-  };
 }
 
 /** OpenID4VP 1.0 verifier (DCQL, direct_post and direct_post.jwt), HTTP-free. */
@@ -133,89 +98,25 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
     });
   }
 
-  async function fail(proof: Proof, interactionId: string, reason: string): Promise<never> {
-    const now = clock.now();
-    await storage.transaction(async (tx) => {
-      const changed = await tx.proofs.update(
-        proof.id,
-        { state: "ERROR", errorReason: reason, completedDate: now, lastModified: now },
-        // the answered request only: not one that a concurrent re-share has replaced
-        { where: openOf(interactionId) },
-      );
-      await tx.interactions.delete(interactionId);
-      if (changed) {
-        await recordHistory(
-          deps,
-          tx,
-          {},
-          {
-            action: "ERRORED",
-            entityType: "PROOF",
-            entityId: proof.id,
-            name: reason.slice(0, 255),
-            organisationId: proof.organisationId,
-            metadata: { ErrorMetadata: { errorCode: "BR_0291", message: reason } },
-          },
-        );
-      }
-    });
-    throw new OAuthError("invalid_request", reason);
-  }
-
-  async function verifyOne(
+  const checks = createPresentationChecker(deps, config, dids);
+  const fail = (proof: Proof, interactionId: string, reason: string) => checks.fail(proof, interactionId, reason);
+  const verifyOne = (
     query: DcqlCredentialQuery,
     presentation: string,
     data: VerifierInteractionData,
     schema: CredentialSchema,
     requiredPaths: (string | null)[][],
     leeway: number,
-  ): Promise<ParsedPresentation> {
-    const http = createRemoteHttp({ fetch: deps.fetch, allowInsecureHttp: config.app.http.allowInsecureHttpTransport });
-    const resolveIssuerKey = createIssuerKeyResolver({ resolveDid: (did) => dids.resolve(did), http });
-    const now = clock.now();
-    let parsed: ParsedPresentation;
-    try {
-      parsed = await getFormatter(providers, schema.format).verifyPresentation(presentation, {
-        resolveIssuerKey,
-        now,
-        leeway,
-        keyBinding: { audience: data.clientId, nonce: data.nonce },
-      });
-    } catch (error) {
-      throw new PresentationRejected(
-        `${query.id}: ${isCredkitError(error) ? (error.detail ?? error.message) : "presentation invalid"}`,
-      );
-    }
-    if (parsed.type !== schema.schemaId)
-      throw new PresentationRejected(`${query.id}: vct ${parsed.type} is not the requested ${schema.schemaId}`);
-    for (const path of requiredPaths) {
-      if (!getPath(parsed.disclosedClaims, path))
-        throw new PresentationRejected(
-          `${query.id}: requested claim ${path.map((p) => p ?? "*").join(".")} not disclosed`,
-        );
-    }
-    if (parsed.status) {
-      const reader = createStatusListReader({
-        http,
-        resolveIssuerKey,
-        jwsVerifier: providers.jwsVerifier,
-        now,
-        leeway,
-      });
-      let status: number;
-      try {
-        status = await reader.read(parsed.status, parsed.issuer);
-      } catch (error) {
-        throw new PresentationRejected(
-          `${query.id}: status list could not be checked: ${isCredkitError(error) ? (error.detail ?? error.message) : "error"}`,
-        );
-      }
-      if (status === 1) throw new PresentationRejected(`${query.id}: credential is revoked`);
-      if (status === 2) throw new PresentationRejected(`${query.id}: credential is suspended`);
-      if (status !== 0) throw new PresentationRejected(`${query.id}: credential status is ${status}`);
-    }
-    return parsed;
-  }
+  ) =>
+    checks.verify({
+      label: query.id,
+      presentation,
+      audience: data.clientId,
+      nonce: data.nonce,
+      schema,
+      requiredPaths,
+      leeway,
+    });
 
   /** The authorization request parameters (OpenID4VP 1.0 §5) of a stored request. */
   function requestParameters(data: VerifierInteractionData, state: string): Record<string, unknown> {
@@ -436,7 +337,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
           const rejected = await tx.proofs.update(
             proof.id,
             { state: "REJECTED", errorReason: errorDescription ?? error, completedDate: now, lastModified: now },
-            { where: openOf(interaction!.id) },
+            { where: openProofCondition(interaction!.id) },
           );
           if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
           await tx.interactions.delete(interaction!.id);
@@ -536,7 +437,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
             lastModified: now,
           },
           // concurrent copies of one response all pass validation; only the first may settle the proof
-          { where: openOf(interaction!.id) },
+          { where: openProofCondition(interaction!.id) },
         );
         if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
         for (const credential of credentials) await tx.credentials.insert(credential);
