@@ -1,6 +1,8 @@
 import type { CredkitConfig } from "../../config/schema.js";
+import type { Credential } from "../../domain/credential.js";
 import type { CredentialSchema } from "../../domain/credential-schema.js";
 import type { Proof } from "../../domain/proof.js";
+import type { ProofSchema } from "../../domain/proof-schema.js";
 import { isCredkitError } from "../../errors/credkit-error.js";
 import type { ParsedPresentation } from "../../ports/credential-formatter.js";
 import type { Condition } from "../../ports/storage.js";
@@ -12,6 +14,7 @@ import { createStatusListReader } from "../common/status-list-reader.js";
 import { recordHistory } from "../history/record-history.js";
 import { OAuthError } from "../issuer/openid4vci/oauth-error.js";
 import type { DidService } from "../management/did-service.js";
+import { claimsFromDocument } from "./openid4vp/claims-from-document.js";
 
 /** A readable validation failure: the proof ends in ERROR with this reason. */
 export class PresentationRejected extends Error {}
@@ -67,6 +70,16 @@ export interface PresentationChecker {
   verify(check: PresentedCredentialCheck): Promise<ParsedPresentation>;
   /** ends the request in ERROR with the reason (history ERRORED) and answers the wallet `invalid_request` */
   fail(proof: Proof, interactionId: string, reason: string): Promise<never>;
+  /**
+   * ACCEPTED: stores the disclosed claims as credentials of role VERIFIER and retires the request, in one
+   * transaction; only the first of concurrent identical responses settles the proof.
+   */
+  accept(
+    proof: Proof,
+    interactionId: string,
+    proofSchema: ProofSchema,
+    verified: readonly { credentialSchema: CredentialSchema; parsed: ParsedPresentation }[],
+  ): Promise<{ redirect_uri?: string }>;
 }
 
 /** The validation both OpenID4VP verifiers (1.0 and draft 20) apply to presentations. */
@@ -156,6 +169,53 @@ export function createPresentationChecker(
         }
       });
       throw new OAuthError("invalid_request", why);
+    },
+
+    async accept(proof, interactionId, proofSchema, verified) {
+      const now = clock.now();
+      const credentials: Credential[] = verified.map(({ credentialSchema, parsed }) => ({
+        id: deps.newId(),
+        organisationId: proof.organisationId,
+        credentialSchemaId: credentialSchema.id,
+        role: "VERIFIER",
+        state: "ACCEPTED",
+        protocol: proof.protocol,
+        claims: claimsFromDocument(credentialSchema.claims, parsed.disclosedClaims, deps.newId),
+        ...(parsed.issuedAt && { issuanceDate: parsed.issuedAt }),
+        createdDate: now,
+        lastModified: now,
+      }));
+      await storage.transaction(async (tx) => {
+        const accepted = await tx.proofs.update(
+          proof.id,
+          {
+            state: "ACCEPTED",
+            completedDate: now,
+            presentedCredentialIds: credentials.map((c) => c.id),
+            ...(proofSchema.expireDuration > 0 && {
+              retainUntilDate: new Date(now.getTime() + proofSchema.expireDuration * 1000),
+            }),
+            lastModified: now,
+          },
+          { where: openProofCondition(interactionId) },
+        );
+        if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
+        for (const credential of credentials) await tx.credentials.insert(credential);
+        await tx.interactions.delete(interactionId);
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: "ACCEPTED",
+            entityType: "PROOF",
+            entityId: proof.id,
+            name: proofSchema.name,
+            organisationId: proof.organisationId,
+          },
+        );
+      });
+      return proof.redirectUri ? { redirect_uri: proof.redirectUri } : {};
     },
   };
 }

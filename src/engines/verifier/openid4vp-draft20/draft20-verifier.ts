@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { CredkitConfig } from "../../../config/schema.js";
-import type { Credential } from "../../../domain/credential.js";
 import type { CredentialSchema } from "../../../domain/credential-schema.js";
 import type { ProofState } from "../../../domain/enums.js";
 import type { Interaction } from "../../../domain/interaction.js";
@@ -15,7 +14,6 @@ import { recordHistory } from "../../history/record-history.js";
 import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import { createDidService } from "../../management/did-service.js";
-import { claimsFromDocument } from "../openid4vp/claims-from-document.js";
 import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
 import {
   buildPresentationDefinition,
@@ -459,50 +457,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
         if (rejection instanceof PresentationRejected) return fail(proof, interaction.id, rejection.message);
         throw rejection;
       }
-      const now = clock.now();
-      const credentials: Credential[] = verified.map(({ credentialSchema, parsed }) => ({
-        id: deps.newId(),
-        organisationId: proof.organisationId,
-        credentialSchemaId: credentialSchema.id,
-        role: "VERIFIER",
-        state: "ACCEPTED",
-        protocol: proof.protocol,
-        claims: claimsFromDocument(credentialSchema.claims, parsed.disclosedClaims, deps.newId),
-        ...(parsed.issuedAt && { issuanceDate: parsed.issuedAt }),
-        createdDate: now,
-        lastModified: now,
-      }));
-      await storage.transaction(async (tx) => {
-        const accepted = await tx.proofs.update(
-          proof.id,
-          {
-            state: "ACCEPTED",
-            completedDate: now,
-            presentedCredentialIds: credentials.map((c) => c.id),
-            ...(schema.expireDuration > 0 && {
-              retainUntilDate: new Date(now.getTime() + schema.expireDuration * 1000),
-            }),
-            lastModified: now,
-          },
-          { where: openProofCondition(interaction.id) },
-        );
-        if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
-        for (const credential of credentials) await tx.credentials.insert(credential);
-        await tx.interactions.delete(interaction.id);
-        await recordHistory(
-          deps,
-          tx,
-          {},
-          {
-            action: "ACCEPTED",
-            entityType: "PROOF",
-            entityId: proof.id,
-            name: schema.name,
-            organisationId: proof.organisationId,
-          },
-        );
-      });
-      return proof.redirectUri ? { redirect_uri: proof.redirectUri } : {};
+      return checks.accept(proof, interaction.id, schema, verified);
     },
   };
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { compactDecrypt, exportJWK, generateKeyPair, importJWK } from "jose";
 import type { CredkitConfig } from "../../../config/schema.js";
-import type { Credential } from "../../../domain/credential.js";
 import type { CredentialSchema } from "../../../domain/credential-schema.js";
 import type { ProofState } from "../../../domain/enums.js";
 import type { Proof } from "../../../domain/proof.js";
@@ -18,7 +17,6 @@ import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import type { DidService } from "../../management/did-service.js";
 import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
 import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
-import { claimsFromDocument } from "./claims-from-document.js";
 import type { VerifierInteractionData } from "./verifier-interaction.js";
 
 const FINAL = "/ssi/openid4vp/final-1.0";
@@ -411,51 +409,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         if (rejection instanceof PresentationRejected) return fail(proof, interaction.id, rejection.message);
         throw rejection;
       }
-      const now = clock.now();
-      const credentials: Credential[] = verified.map(({ credentialSchema, parsed }) => ({
-        id: deps.newId(),
-        organisationId: proof.organisationId,
-        credentialSchemaId: credentialSchema.id,
-        role: "VERIFIER",
-        state: "ACCEPTED",
-        protocol: proof.protocol,
-        claims: claimsFromDocument(credentialSchema.claims, parsed.disclosedClaims, deps.newId),
-        ...(parsed.issuedAt && { issuanceDate: parsed.issuedAt }),
-        createdDate: now,
-        lastModified: now,
-      }));
-      await storage.transaction(async (tx) => {
-        const accepted = await tx.proofs.update(
-          proof.id,
-          {
-            state: "ACCEPTED",
-            completedDate: now,
-            presentedCredentialIds: credentials.map((c) => c.id),
-            ...(schema.expireDuration > 0 && {
-              retainUntilDate: new Date(now.getTime() + schema.expireDuration * 1000),
-            }),
-            lastModified: now,
-          },
-          // concurrent copies of one response all pass validation; only the first may settle the proof
-          { where: openProofCondition(interaction!.id) },
-        );
-        if (!accepted) throw new OAuthError("invalid_request", "unknown or already answered request");
-        for (const credential of credentials) await tx.credentials.insert(credential);
-        await tx.interactions.delete(interaction!.id);
-        await recordHistory(
-          deps,
-          tx,
-          {},
-          {
-            action: "ACCEPTED",
-            entityType: "PROOF",
-            entityId: proof.id,
-            name: schema.name,
-            organisationId: proof.organisationId,
-          },
-        );
-      });
-      return proof.redirectUri ? { redirect_uri: proof.redirectUri } : {};
+      return checks.accept(proof, interaction!.id, schema, verified);
     },
 
     async expireRequests() {
