@@ -34,6 +34,7 @@ import {
   submitPresentationV1InputSchema,
 } from "../holder-inputs.js";
 import { parseAuthorizationRequest, requestFromParameters } from "../openid4vp/authorization-request.js";
+import { openHolderProof } from "../openid4vp/open-holder-proof.js";
 import { decodeRequestObject, REQUEST_OBJECT_TYP } from "../openid4vp/request-object.js";
 
 export const OPENID4VP_DRAFT20 = "OPENID4VP_DRAFT20";
@@ -518,7 +519,7 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
       if (request.nbf !== undefined && request.nbf - protocol.leeway > resolved.now)
         throw invalid("the request object is not valid yet");
       const responseUri = http.checkUrl(request.response_uri!, "response_uri").href;
-      const now = clock.now();
+      const _now = clock.now();
       const proofId = deps.newId();
       const data: WalletDraft20Data = {
         role: "HOLDER",
@@ -538,40 +539,14 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
         ...(request.client_metadata !== undefined && { clientMetadata: request.client_metadata }),
         ...(resolved.requestUri !== undefined && { requestUri: resolved.requestUri }),
       };
-      const interaction: Interaction = {
-        id: deps.newId(),
+      return openHolderProof(deps, context, {
+        proofId,
         organisationId: input.organisationId,
-        interactionType: "VERIFICATION",
         protocol: protocol.name,
         data,
         ...(request.exp !== undefined && { expiresAt: new Date(request.exp * 1000) }),
-        createdDate: now,
-        lastModified: now,
-      };
-      const proof: Proof = {
-        id: proofId,
-        organisationId: input.organisationId,
-        role: "HOLDER",
-        state: "REQUESTED",
-        protocol: protocol.name,
-        interactionId: interaction.id,
-        transport: "HTTP",
-        requestedDate: now,
-        createdDate: now,
-        lastModified: now,
-      };
-      await storage.transaction(async (tx) => {
-        await tx.interactions.insert(interaction);
-        await tx.proofs.insert(proof);
-        await recordHistory(deps, tx, context, {
-          action: "REQUESTED",
-          entityType: "PROOF",
-          entityId: proofId,
-          name: resolved.clientId.slice(0, 255),
-          organisationId: input.organisationId,
-        });
+        clientId: resolved.clientId,
       });
-      return { interactionId: interaction.id, interactionType: "VERIFICATION", proofId, protocol: protocol.name };
     },
 
     async ownsProof(proofId) {

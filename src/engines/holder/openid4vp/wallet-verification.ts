@@ -36,6 +36,7 @@ import {
 } from "../holder-inputs.js";
 import { checkAuthorizationRequest } from "./authorization-request.js";
 import { parsePresentationInvitation } from "./invitation.js";
+import { openHolderProof } from "./open-holder-proof.js";
 import { type PresentationDefinitionV2Dto, toPresentationDefinitionV2 } from "./presentation-definition.js";
 import { resolveAuthorizationRequest, SUPPORTED_CLIENT_ID_PREFIXES } from "./request-object.js";
 import {
@@ -603,40 +604,14 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
         ...(request.client_metadata !== undefined && { clientMetadata: request.client_metadata }),
         ...(resolved.requestUri !== undefined && { requestUri: resolved.requestUri }),
       };
-      const interaction: Interaction = {
-        id: deps.newId(),
+      return openHolderProof(deps, context, {
+        proofId,
         organisationId: input.organisationId,
-        interactionType: "VERIFICATION",
         protocol: protocol.name,
         data,
         ...(request.exp !== undefined && { expiresAt: new Date(request.exp * 1000) }),
-        createdDate: now,
-        lastModified: now,
-      };
-      const proof: Proof = {
-        id: proofId,
-        organisationId: input.organisationId,
-        role: "HOLDER",
-        state: "REQUESTED",
-        protocol: protocol.name,
-        interactionId: interaction.id,
-        transport: "HTTP",
-        requestedDate: now,
-        createdDate: now,
-        lastModified: now,
-      };
-      await storage.transaction(async (tx) => {
-        await tx.interactions.insert(interaction);
-        await tx.proofs.insert(proof);
-        await recordHistory(deps, tx, context, {
-          action: "REQUESTED",
-          entityType: "PROOF",
-          entityId: proofId,
-          name: resolved.clientId.slice(0, 255),
-          organisationId: input.organisationId,
-        });
+        clientId: resolved.clientId,
       });
-      return { interactionId: interaction.id, interactionType: "VERIFICATION", proofId, protocol: protocol.name };
     },
 
     async presentationDefinitionV2(id, context = UNSCOPED) {
