@@ -156,7 +156,9 @@ export function createNotificationService(options: NotificationServiceOptions): 
       };
     }
     try {
-      return await transport.deliver({ destination: url, body: notification.body, timeoutMs: settings.timeoutMs });
+      // spec §2.2 / §6.1: eventTimestamp is the time of sending (each attempt carries its own)
+      const body = { ...notification.body, eventTimestamp: clock.now().toISOString() };
+      return await transport.deliver({ destination: url, body, timeoutMs: settings.timeoutMs });
     } catch (error) {
       return { delivered: false, retryable: true, errorCode: "BR_0348", message: (error as Error).message };
     }
