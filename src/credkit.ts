@@ -3,6 +3,7 @@ import { type ConfigOverrides, loadConfig } from "./config/load-config.js";
 import { type PublicConfig, toPublicConfig } from "./config/public-view.js";
 import type { CredkitConfig } from "./config/schema.js";
 import type { EngineDeps } from "./engines/common/engine-deps.js";
+import { createSecretSealer } from "./engines/common/secret-sealer.js";
 import { createHistoryService, type HistoryService } from "./engines/history/history-service.js";
 import { createHolderService, type HolderService } from "./engines/holder/holder-service.js";
 import {
@@ -160,6 +161,7 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     fetch: fetchImpl,
     newId: randomUUID,
     baseUrl: config.app.coreBaseUrl,
+    secrets: createSecretSealer(internalEncryptionKey(config)),
   };
   dids = createDidService(deps);
   const credentialSchemas = createCredentialSchemaService(deps, config);
@@ -232,4 +234,13 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     },
   };
   return kit;
+}
+
+/** The encryption key of the first enabled INTERNAL key storage (also keys the interaction secret sealer). */
+function internalEncryptionKey(config: CredkitConfig): string | undefined {
+  for (const entry of Object.values(config.keyStorage)) {
+    const encryption = entry.params.private?.encryption;
+    if (entry.enabled && entry.type === "INTERNAL" && typeof encryption === "string") return encryption;
+  }
+  return undefined;
 }

@@ -295,6 +295,17 @@ describe("OpenID4VP verifier security: bad responses end the proof in the docume
 
   // --- refused without touching the proof ---
 
+  it("keeps the ephemeral response-decryption key sealed at rest", async () => {
+    const request = await newRequest("direct_post.jwt");
+    const proof = await verifier.issuer.kit.storage.proofs.get(request.proofId);
+    const interaction = await verifier.issuer.kit.storage.interactions.get(proof!.interactionId!);
+    const stored = JSON.stringify(interaction!.data);
+    const data = interaction!.data as { encryptionJwk: Record<string, unknown>; sealedEncryptionKey: string };
+    expect(data.encryptionJwk).not.toHaveProperty("d");
+    expect(data.sealedEncryptionKey).toMatch(/^v1\./);
+    expect(stored).not.toMatch(/"d":/);
+  });
+
   it("encrypted response the verifier cannot decrypt or place → 400, the request stays PENDING and usable", async () => {
     const request = await newRequest("direct_post.jwt");
     const decoy = await newRequest("direct_post.jwt");

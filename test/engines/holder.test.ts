@@ -562,6 +562,9 @@ describe("holder engine (wallet)", () => {
       const { interactionId } = await wallet.holder.handleInvitation({ url: issuer.offer(), organisationId: orgId });
       const { id } = await wallet.holder.acceptIssuance({ interactionId, keyId });
       const accepted = issuer.notifications.at(-1)!;
+      // the access token kept for credential_deleted is sealed at rest
+      const stored = JSON.stringify((await wallet.storage.interactions.get(interactionId))!.data);
+      expect(stored).not.toContain(accepted.authorization!.replace(/^Bearer /, ""));
       await wallet.holder.rejectIssuance({ interactionId });
       expect((await wallet.storage.credentials.get(id))!.state).toBe("REJECTED");
       const history = await wallet.storage.history.findMany({ op: "eq", column: "entityId", value: id });

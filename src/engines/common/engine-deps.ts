@@ -2,6 +2,7 @@ import type { Clock } from "../../ports/clock.js";
 import type { HttpClient } from "../../ports/http-client.js";
 import type { Storage } from "../../ports/storage.js";
 import type { ProviderRegistry } from "../../providers/registry.js";
+import type { SecretSealer } from "./secret-sealer.js";
 
 /** What every engine service is built from (the composition root assembles it once). */
 export interface EngineDeps {
@@ -12,4 +13,6 @@ export interface EngineDeps {
   newId: () => string;
   /** absolute base URL of the /ssi endpoints (app.coreBaseUrl) */
   baseUrl: string;
+  /** seals protocol secrets kept in interactions (wallet access tokens, verifier ephemeral keys) */
+  secrets: SecretSealer;
 }

@@ -640,7 +640,8 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
           ...data,
           credentialId,
           issuer: received.issuer,
-          accessToken: token.access_token,
+          // sealed at rest: needed only to send credential_deleted if the issuance is rejected
+          accessToken: deps.secrets.seal(token.access_token, interaction.id),
           accessTokenExpiresAt: accessTokenExpiresAt.toISOString(),
           ...(obtained.notificationId !== undefined && { notificationId: obtained.notificationId }),
         };
@@ -719,7 +720,7 @@ export function createHolderService(deps: EngineDeps, options: HolderServiceOpti
         try {
           await sendNotification(http, {
             notificationEndpoint: endpoint,
-            accessToken: data.accessToken,
+            accessToken: deps.secrets.open(data.accessToken, interaction.id),
             notificationId: data.notificationId,
             event: "credential_deleted",
           });

@@ -119,7 +119,6 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
   /** The authorization request parameters (OpenID4VP 1.0 §5) of a stored request. */
   function requestParameters(data: VerifierInteractionData, state: string): Record<string, unknown> {
     const algs = getFormatter(providers, "SD_JWT_VC").capabilities.signingAlgorithms;
-    const { d: _d, ...publicEncryptionJwk } = data.encryptionJwk ?? {};
     return {
       client_id: data.clientId,
       response_type: "vp_token",
@@ -131,7 +130,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       client_metadata: {
         vp_formats_supported: { "dc+sd-jwt": { "sd-jwt_alg_values": algs, "kb-jwt_alg_values": algs } },
         ...(data.encryptionJwk && {
-          jwks: { keys: [publicEncryptionJwk] },
+          jwks: { keys: [data.encryptionJwk] },
           encrypted_response_enc_values_supported: ["A128GCM", "A256GCM"],
         }),
       },
@@ -179,10 +178,13 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       const responseMode = params.responseMode ?? protocol.responseMode;
       const interactionId = deps.newId();
       let encryptionJwk: Record<string, unknown> | undefined;
+      let sealedEncryptionKey: string | undefined;
       if (responseMode === "direct_post.jwt") {
         const pair = await generateKeyPair("ECDH-ES", { crv: "P-256", extractable: true });
         // kid = the interaction id, so an encrypted response finds its request without trusting anything else in it
-        encryptionJwk = { ...(await exportJWK(pair.privateKey)), kid: interactionId, use: "enc", alg: "ECDH-ES" };
+        encryptionJwk = { ...(await exportJWK(pair.publicKey)), kid: interactionId, use: "enc", alg: "ECDH-ES" };
+        // the private half is stored sealed (AES-GCM, bound to this interaction)
+        sealedEncryptionKey = deps.secrets.seal(JSON.stringify(await exportJWK(pair.privateKey)), interactionId);
       }
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + protocol.interactionExpiresIn * 1000);
@@ -195,6 +197,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         // the query must be valid DCQL (OpenID4VP 1.0 §6) by the same parser wallets use
         dcqlQuery: parseDcqlQuery(buildDcqlQuery(inputs)) as unknown as VerifierInteractionData["dcqlQuery"],
         ...(encryptionJwk && { encryptionJwk }),
+        ...(sealedEncryptionKey && { sealedEncryptionKey }),
       };
       await storage.transaction(async (tx) => {
         const changed = await tx.proofs.update(
@@ -290,8 +293,9 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
           throw new OAuthError("invalid_request", "response is not a JWE");
         }
         if (!interaction && kid && /^[0-9a-f-]{36}$/i.test(kid)) interaction = await storage.interactions.get(kid);
-        const key = (interaction?.data as VerifierInteractionData | undefined)?.encryptionJwk;
-        if (!interaction || !key) throw new OAuthError("invalid_request", "unknown or already answered request");
+        const sealed = (interaction?.data as VerifierInteractionData | undefined)?.sealedEncryptionKey;
+        if (!interaction || !sealed) throw new OAuthError("invalid_request", "unknown or already answered request");
+        const key = JSON.parse(deps.secrets.open(sealed, interaction.id)) as Record<string, unknown>;
         try {
           const { plaintext } = await compactDecrypt(encrypted, await importJWK(key as never, "ECDH-ES"));
           const payload = JSON.parse(new TextDecoder().decode(plaintext)) as Record<string, unknown>;

@@ -8,6 +8,8 @@ export interface VerifierInteractionData {
   responseUri: string;
   responseMode: "direct_post" | "direct_post.jwt";
   dcqlQuery: DcqlQueryObject;
-  /** ephemeral ECDH-ES private key for direct_post.jwt responses (never leaves the verifier) */
+  /** public ECDH-ES key (kid = interaction id) wallets encrypt direct_post.jwt responses to */
   encryptionJwk?: Record<string, unknown>;
+  /** its private half, sealed with the kit's secret sealer (never leaves the verifier) */
+  sealedEncryptionKey?: string;
 }
