@@ -315,6 +315,32 @@ for (const adapter of STORAGE_ADAPTERS) {
       expect((await storage.organisations.get(committed))?.name).toBe("tx-ok-renamed");
     });
 
+    it("keeps concurrent transactions on one handle apart", async () => {
+      const tenant = organisation("Concurrent tx Org");
+      await storage.organisations.insert(tenant);
+      const inTenant = { op: "eq", column: "organisationId", value: tenant.id } as const;
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          storage
+            .transaction(async (tx) => {
+              await tx.keys.insert(key(tenant.id, `tx-${i}-a`));
+              // yield to the event loop mid-transaction: other transactions and plain writes must not slip in
+              await new Promise((resolve) => setTimeout(resolve, 1));
+              await tx.keys.insert(key(tenant.id, `tx-${i}-b`));
+              if (i % 3 === 0) throw new Error("rollback");
+            })
+            .then(
+              () => "committed",
+              () => "rolled back",
+            ),
+        ),
+      );
+      await storage.keys.insert(key(tenant.id, "plain"));
+      const committed = outcomes.filter((o) => o === "committed").length;
+      expect(committed).toBe(6);
+      expect(await storage.keys.count(inTenant)).toBe(committed * 2 + 1);
+    });
+
     it("applies a conditional update only when its condition still holds", async () => {
       const o = organisation("conditional");
       await storage.organisations.insert(o);

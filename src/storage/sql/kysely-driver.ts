@@ -25,7 +25,7 @@ function constraintOf(error: unknown, dialect: SqlDialectName): { name?: string;
 }
 
 /** Maps a driver's unique violation to the BR code of the TableSpec rule it broke. */
-function toUniqueError(error: unknown, info: TableInfo, dialect: SqlDialectName): unknown {
+export function toUniqueError(error: unknown, info: TableInfo, dialect: SqlDialectName): unknown {
   const violated = constraintOf(error, dialect);
   if (!violated) return error;
   const rule = info.unique.find(
