@@ -4,10 +4,10 @@ import type { CredkitConfigInput } from "./schema.js";
 // on its own. `keyStorage.INTERNAL.params.private.encryption` is deliberately absent: the loader requires it (or
 // generates a throwaway one when `allowGeneratedSecrets` is set).
 
-const CLIENT_ID_SCHEMES_FINAL1 = ["redirect_uri", "decentralized_identifier", "x509_san_dns", "x509_hash"];
+const CLIENT_ID_SCHEMES_FINAL1 = ["redirect_uri", "decentralized_identifier"];
 // Draft 20 names the same schemes by their earlier identifiers (`did` became `decentralized_identifier`; there is no
-// `x509_hash`).
-const CLIENT_ID_SCHEMES_DRAFT20 = ["redirect_uri", "did", "x509_san_dns"];
+// `x509_hash`). The x509 prefixes need certificate identifiers, which this build does not have yet.
+const CLIENT_ID_SCHEMES_DRAFT20 = ["redirect_uri", "did"];
 
 const config: CredkitConfigInput = {
   app: {
