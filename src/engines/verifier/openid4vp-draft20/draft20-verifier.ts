@@ -15,6 +15,7 @@ import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import { createDidService } from "../../management/did-service.js";
 import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
+import { startVerifierRequest } from "../start-verifier-request.js";
 import {
   buildPresentationDefinition,
   PEX_SD_JWT_FORMATS,
@@ -283,31 +284,14 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
         responseMode: "direct_post",
         presentationDefinition: buildPresentationDefinition(interactionId, schema.name, inputs, algorithms()),
       };
-      await storage.transaction(async (tx) => {
-        const changed = await tx.proofs.update(
-          proof.id,
-          { state: next, interactionId, requestedDate: now, errorReason: undefined, lastModified: now },
-          { where: { op: "eq", column: "state", value: proof.state } },
-        );
-        if (!changed) throw new CredkitError("BR_0013", "the proof request changed state concurrently");
-        if (proof.interactionId) await tx.interactions.delete(proof.interactionId);
-        await tx.interactions.insert({
-          id: interactionId,
-          organisationId: proof.organisationId,
-          interactionType: "VERIFICATION",
-          protocol: proof.protocol,
-          data,
-          expiresAt,
-          createdDate: now,
-          lastModified: now,
-        });
-        await recordHistory(deps, tx, context, {
-          action: "SHARED",
-          entityType: "PROOF",
-          entityId: proof.id,
-          name: schema.name,
-          organisationId: proof.organisationId,
-        });
+      await startVerifierRequest(deps, context, {
+        proof,
+        next,
+        interactionId,
+        data,
+        expiresAt,
+        name: schema.name,
+        now,
       });
       const requestUri = `${deps.baseUrl}${DRAFT20_PATH}/${proof.id}/client-request`;
       const query = new URLSearchParams({ client_id: clientId, client_id_scheme: scheme, request_uri: requestUri });

@@ -17,6 +17,7 @@ import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import type { DidService } from "../../management/did-service.js";
 import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
 import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
+import { startVerifierRequest } from "../start-verifier-request.js";
 import type { VerifierInteractionData } from "./verifier-interaction.js";
 
 const FINAL = "/ssi/openid4vp/final-1.0";
@@ -199,32 +200,14 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         ...(encryptionJwk && { encryptionJwk }),
         ...(sealedEncryptionKey && { sealedEncryptionKey }),
       };
-      await storage.transaction(async (tx) => {
-        const changed = await tx.proofs.update(
-          proof.id,
-          // a re-share starts over: the reason of an earlier expiry no longer applies
-          { state: next, interactionId, requestedDate: now, errorReason: undefined, lastModified: now },
-          { where: { op: "eq", column: "state", value: proof.state } },
-        );
-        if (!changed) throw new CredkitError("BR_0013", "the proof request changed state concurrently");
-        if (proof.interactionId) await tx.interactions.delete(proof.interactionId);
-        await tx.interactions.insert({
-          id: interactionId,
-          organisationId: proof.organisationId,
-          interactionType: "VERIFICATION",
-          protocol: proof.protocol,
-          data,
-          expiresAt,
-          createdDate: now,
-          lastModified: now,
-        });
-        await recordHistory(deps, tx, context, {
-          action: "SHARED",
-          entityType: "PROOF",
-          entityId: proof.id,
-          name: schema.name,
-          organisationId: proof.organisationId,
-        });
+      await startVerifierRequest(deps, context, {
+        proof,
+        next,
+        interactionId,
+        data,
+        expiresAt,
+        name: schema.name,
+        now,
       });
       if (scheme === "redirect_uri") {
         // §5.9.3: redirect_uri requests are never signed, so they travel by value in the URL (wallets refuse unsigned
