@@ -18,7 +18,6 @@ import { requireInScope } from "../../common/organisation-scope.js";
 import { parseId } from "../../common/parse-id.js";
 import { parseInput } from "../../common/parse-input.js";
 import { type RemoteHttp, statusError } from "../../common/remote-http.js";
-import { recordHistory } from "../../history/record-history.js";
 import { type ClaimDto, datatypeResolver, toClaimDtos } from "../../issuer/credential-claims.js";
 import { type CredentialDetailDto, toCredentialDetail } from "../../issuer/credential-dto.js";
 import {
@@ -34,7 +33,7 @@ import {
   submitPresentationV1InputSchema,
 } from "../holder-inputs.js";
 import { parseAuthorizationRequest, requestFromParameters } from "../openid4vp/authorization-request.js";
-import { openHolderProof } from "../openid4vp/open-holder-proof.js";
+import { failHolderProof, openHolderProof, settleHolderProof } from "../openid4vp/open-holder-proof.js";
 import { decodeRequestObject, REQUEST_OBJECT_TYP } from "../openid4vp/request-object.js";
 
 export const OPENID4VP_DRAFT20 = "OPENID4VP_DRAFT20";
@@ -455,58 +454,28 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
     }
   }
 
-  async function failDelivery(proof: Proof, data: WalletDraft20Data, error: CredkitError, context: CallContext) {
-    const now = clock.now();
-    const reason = detailOf(error);
-    await storage.transaction(async (tx) => {
-      const changed = await tx.proofs.update(
-        proof.id,
-        { state: "ERROR", errorReason: reason, completedDate: now, lastModified: now },
-        { where: { op: "eq", column: "state", value: "REQUESTED" } },
-      );
-      if (!changed) return;
-      await recordHistory(deps, tx, context, {
-        action: "ERRORED",
-        entityType: "PROOF",
-        entityId: proof.id,
-        name: data.clientId.slice(0, 255),
-        organisationId: proof.organisationId,
-        metadata: { ErrorMetadata: { errorCode: error.code, message: reason } },
-      });
-    });
-    throw error;
-  }
-
-  async function settle(
+  const failDelivery = (proof: Proof, data: WalletDraft20Data, error: CredkitError, context: CallContext) =>
+    failHolderProof(deps, context, proof, data.clientId, error);
+  const settle = (
     proof: Proof,
     interaction: Interaction,
     data: WalletDraft20Data,
     presentedCredentialIds: string[],
     redirectUri: string | undefined,
     context: CallContext,
-  ) {
-    const now = clock.now();
-    await storage.transaction(async (tx) => {
-      const changed = await tx.proofs.update(
-        proof.id,
-        { state: "ACCEPTED", completedDate: now, lastModified: now, presentedCredentialIds },
-        { where: { op: "eq", column: "state", value: "REQUESTED" } },
-      );
-      if (!changed) throw new CredkitError("BR_0013", `proof ${proof.id} was answered concurrently`);
-      if (redirectUri !== undefined)
-        await tx.interactions.update(interaction.id, {
-          data: { ...data, verifierRedirectUri: redirectUri },
-          lastModified: now,
-        });
-      await recordHistory(deps, tx, context, {
-        action: "ACCEPTED",
-        entityType: "PROOF",
-        entityId: proof.id,
-        name: data.clientId.slice(0, 255),
-        organisationId: proof.organisationId,
-      });
-    });
-  }
+  ) =>
+    settleHolderProof(
+      deps,
+      context,
+      proof,
+      interaction,
+      data as unknown as { clientId: string } & Record<string, unknown>,
+      {
+        state: "ACCEPTED",
+        presentedCredentialIds,
+        ...(redirectUri !== undefined && { redirectUri }),
+      },
+    );
 
   return {
     async handleInvitation(input, context) {
@@ -519,7 +488,6 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
       if (request.nbf !== undefined && request.nbf - protocol.leeway > resolved.now)
         throw invalid("the request object is not valid yet");
       const responseUri = http.checkUrl(request.response_uri!, "response_uri").href;
-      const _now = clock.now();
       const proofId = deps.newId();
       const data: WalletDraft20Data = {
         role: "HOLDER",

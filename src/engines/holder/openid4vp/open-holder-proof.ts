@@ -1,5 +1,6 @@
 import type { Interaction } from "../../../domain/interaction.js";
 import type { Proof } from "../../../domain/proof.js";
+import { CredkitError } from "../../../errors/credkit-error.js";
 import type { CallContext } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
 import { recordHistory } from "../../history/record-history.js";
@@ -63,4 +64,71 @@ export async function openHolderProof(
     proofId: proof.id,
     protocol: input.protocol,
   };
+}
+
+/** The verifier did not take the answer: the HOLDER proof ends in ERROR with the reason; the error is rethrown. */
+export async function failHolderProof(
+  deps: Pick<EngineDeps, "storage" | "clock" | "newId">,
+  context: CallContext,
+  proof: Proof,
+  clientId: string,
+  error: CredkitError,
+): Promise<never> {
+  const now = deps.clock.now();
+  const reason = error.detail ?? error.message;
+  await deps.storage.transaction(async (tx) => {
+    const changed = await tx.proofs.update(
+      proof.id,
+      { state: "ERROR", errorReason: reason, completedDate: now, lastModified: now },
+      { where: { op: "eq", column: "state", value: "REQUESTED" } },
+    );
+    if (!changed) return;
+    await recordHistory(deps, tx, context, {
+      action: "ERRORED",
+      entityType: "PROOF",
+      entityId: proof.id,
+      name: clientId.slice(0, 255),
+      organisationId: proof.organisationId,
+      metadata: { ErrorMetadata: { errorCode: error.code, message: reason } },
+    });
+  });
+  throw error;
+}
+
+/** The verifier took the answer (or the rejection): REQUESTED → ACCEPTED / REJECTED, once. */
+export async function settleHolderProof(
+  deps: Pick<EngineDeps, "storage" | "clock" | "newId">,
+  context: CallContext,
+  proof: Proof,
+  interaction: Interaction,
+  data: { clientId: string } & Record<string, unknown>,
+  outcome: { state: "ACCEPTED" | "REJECTED"; presentedCredentialIds?: string[]; redirectUri?: string },
+): Promise<void> {
+  const now = deps.clock.now();
+  await deps.storage.transaction(async (tx) => {
+    const changed = await tx.proofs.update(
+      proof.id,
+      {
+        state: outcome.state,
+        completedDate: now,
+        lastModified: now,
+        ...(outcome.presentedCredentialIds !== undefined && { presentedCredentialIds: outcome.presentedCredentialIds }),
+      },
+      { where: { op: "eq", column: "state", value: "REQUESTED" } },
+    );
+    if (!changed) throw new CredkitError("BR_0013", `proof ${proof.id} was answered concurrently`);
+    if (outcome.redirectUri !== undefined) {
+      await tx.interactions.update(interaction.id, {
+        data: { ...data, verifierRedirectUri: outcome.redirectUri },
+        lastModified: now,
+      });
+    }
+    await recordHistory(deps, tx, context, {
+      action: outcome.state,
+      entityType: "PROOF",
+      entityId: proof.id,
+      name: data.clientId.slice(0, 255),
+      organisationId: proof.organisationId,
+    });
+  });
 }

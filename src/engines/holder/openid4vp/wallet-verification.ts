@@ -23,7 +23,6 @@ import { requireInScope } from "../../common/organisation-scope.js";
 import { parseId } from "../../common/parse-id.js";
 import { parseInput } from "../../common/parse-input.js";
 import { type RemoteHttp, statusError } from "../../common/remote-http.js";
-import { recordHistory } from "../../history/record-history.js";
 import { datatypeResolver, toClaimDtos } from "../../issuer/credential-claims.js";
 import {
   type HandleInvitationResult,
@@ -36,7 +35,7 @@ import {
 } from "../holder-inputs.js";
 import { checkAuthorizationRequest } from "./authorization-request.js";
 import { parsePresentationInvitation } from "./invitation.js";
-import { openHolderProof } from "./open-holder-proof.js";
+import { failHolderProof, openHolderProof, settleHolderProof } from "./open-holder-proof.js";
 import { type PresentationDefinitionV2Dto, toPresentationDefinitionV2 } from "./presentation-definition.js";
 import { resolveAuthorizationRequest, SUPPORTED_CLIENT_ID_PREFIXES } from "./request-object.js";
 import {
@@ -95,11 +94,6 @@ export interface WalletVerificationOptions {
 }
 
 type ProtocolBlock = Record<string, { type: string; enabled: boolean; params: { public: Record<string, unknown> } }>;
-
-function detailOf(error: unknown): string {
-  if (isCredkitError(error)) return error.detail ?? error.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -509,65 +503,23 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
   }
 
   /** Ends a proof in ERROR (history ERRORED with the reason) and throws the delivery error. */
-  async function failDelivery(proof: Proof, data: WalletVerificationData, error: CredkitError, context: CallContext) {
-    const now = clock.now();
-    const reason = detailOf(error);
-    await storage.transaction(async (tx) => {
-      const changed = await tx.proofs.update(
-        proof.id,
-        { state: "ERROR", errorReason: reason, completedDate: now, lastModified: now },
-        { where: { op: "eq", column: "state", value: "REQUESTED" } },
-      );
-      if (!changed) return;
-      await recordHistory(deps, tx, context, {
-        action: "ERRORED",
-        entityType: "PROOF",
-        entityId: proof.id,
-        name: data.clientId.slice(0, 255),
-        organisationId: proof.organisationId,
-        metadata: { ErrorMetadata: { errorCode: error.code, message: reason } },
-      });
-    });
-    throw error;
-  }
-
-  async function settle(
+  const failDelivery = (proof: Proof, data: WalletVerificationData, error: CredkitError, context: CallContext) =>
+    failHolderProof(deps, context, proof, data.clientId, error);
+  const settle = (
     proof: Proof,
     interaction: Interaction,
     data: WalletVerificationData,
     outcome: { state: "ACCEPTED" | "REJECTED"; presentedCredentialIds?: string[]; redirectUri?: string },
     context: CallContext,
-  ): Promise<void> {
-    const now = clock.now();
-    await storage.transaction(async (tx) => {
-      const changed = await tx.proofs.update(
-        proof.id,
-        {
-          state: outcome.state,
-          completedDate: now,
-          lastModified: now,
-          ...(outcome.presentedCredentialIds !== undefined && {
-            presentedCredentialIds: outcome.presentedCredentialIds,
-          }),
-        },
-        { where: { op: "eq", column: "state", value: "REQUESTED" } },
-      );
-      if (!changed) throw new CredkitError("BR_0013", `proof ${proof.id} was answered concurrently`);
-      if (outcome.redirectUri !== undefined) {
-        await tx.interactions.update(interaction.id, {
-          data: { ...data, verifierRedirectUri: outcome.redirectUri },
-          lastModified: now,
-        });
-      }
-      await recordHistory(deps, tx, context, {
-        action: outcome.state,
-        entityType: "PROOF",
-        entityId: proof.id,
-        name: data.clientId.slice(0, 255),
-        organisationId: proof.organisationId,
-      });
-    });
-  }
+  ) =>
+    settleHolderProof(
+      deps,
+      context,
+      proof,
+      interaction,
+      data as unknown as { clientId: string } & Record<string, unknown>,
+      outcome,
+    );
 
   return {
     async handleInvitation(input, context) {
