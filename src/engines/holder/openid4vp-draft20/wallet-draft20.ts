@@ -8,8 +8,6 @@ import type { Proof } from "../../../domain/proof.js";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { CredentialFormatter } from "../../../ports/credential-formatter.js";
 import type { PublicJwk } from "../../../ports/key-algorithm.js";
-import { applyDisclosures, decodeDisclosure, splitSdJwt } from "../../../providers/format/sd-jwt-vc/index.js";
-import { decodeCompactJws } from "../../../providers/jose/decode-compact-jws.js";
 import type { JwsVerifier } from "../../../providers/jose/verify-jws-signature.js";
 import { type CallContext, UNSCOPED } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
@@ -33,6 +31,7 @@ import {
   submitPresentationV1InputSchema,
 } from "../holder-inputs.js";
 import { parseAuthorizationRequest, requestFromParameters } from "../openid4vp/authorization-request.js";
+import { type HeldSdJwt, listHeldSdJwts, readHeldSdJwt } from "../openid4vp/held-credentials.js";
 import { failHolderProof, openHolderProof, settleHolderProof } from "../openid4vp/open-holder-proof.js";
 import { decodeRequestObject, REQUEST_OBJECT_TYP } from "../openid4vp/request-object.js";
 
@@ -385,46 +384,20 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
     invalidReason?: string;
   }
 
+  const asHeld = ({ credential, schema, claims, invalidReason }: HeldSdJwt): Held => ({
+    credential,
+    schema,
+    document: claims,
+    ...(invalidReason !== undefined && { invalidReason }),
+  });
+
   function toHeld(credential: Credential, schema: CredentialSchema, leeway: number): Held | undefined {
-    if ((config.format as ProtocolBlock)[schema.format]?.type !== "SD_JWT_VC" || !credential.credentialBlob) return;
-    let document: Record<string, unknown>;
-    try {
-      const parts = splitSdJwt(credential.credentialBlob);
-      const { payload } = decodeCompactJws(parts.issuerJwt, "credential");
-      document = applyDisclosures(payload, parts.disclosures.map(decodeDisclosure)).claims;
-    } catch {
-      return undefined;
-    }
-    let invalidReason: string | undefined;
-    if (credential.state !== "ACCEPTED") invalidReason = `the credential is ${credential.state}`;
-    else if (typeof document.exp === "number" && document.exp + leeway < clock.now().getTime() / 1000)
-      invalidReason = "the credential expired";
-    return { credential, schema, document, ...(invalidReason !== undefined && { invalidReason }) };
+    const read = readHeldSdJwt(config, credential, schema, leeway, clock.now());
+    return read && asHeld(read);
   }
 
   async function heldCredentials(organisationId: string, leeway: number): Promise<Held[]> {
-    const credentials = await storage.credentials.findMany(
-      {
-        op: "and",
-        conditions: [
-          { op: "eq", column: "organisationId", value: organisationId },
-          { op: "eq", column: "role", value: "HOLDER" },
-          { op: "in", column: "state", values: ["ACCEPTED", "SUSPENDED", "REVOKED"] },
-          { op: "isNull", column: "deletedAt" },
-        ],
-      },
-      { orderBy: [{ column: "createdDate", direction: "DESC" }] },
-    );
-    const schemas = new Map<string, CredentialSchema | undefined>();
-    const held: Held[] = [];
-    for (const credential of credentials) {
-      if (!schemas.has(credential.credentialSchemaId))
-        schemas.set(credential.credentialSchemaId, await storage.credentialSchemas.get(credential.credentialSchemaId));
-      const schema = schemas.get(credential.credentialSchemaId);
-      const entry = schema ? toHeld(credential, schema, leeway) : undefined;
-      if (entry) held.push(entry);
-    }
-    return held;
+    return (await listHeldSdJwts(deps, config, organisationId, leeway)).map(asHeld);
   }
 
   function formatAccepted(descriptor: PexInputDescriptor, definition: PexPresentationDefinition): boolean {

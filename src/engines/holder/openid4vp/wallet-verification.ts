@@ -6,8 +6,6 @@ import type { Interaction } from "../../../domain/interaction.js";
 import type { Proof } from "../../../domain/proof.js";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { CredentialFormatter } from "../../../ports/credential-formatter.js";
-import { applyDisclosures, decodeDisclosure, splitSdJwt } from "../../../providers/format/sd-jwt-vc/index.js";
-import { decodeCompactJws } from "../../../providers/jose/decode-compact-jws.js";
 import type { JwsVerifier } from "../../../providers/jose/verify-jws-signature.js";
 import { getKeyAlgorithm } from "../../../providers/registry.js";
 import {
@@ -34,6 +32,7 @@ import {
   submitPresentationV1InputSchema,
 } from "../holder-inputs.js";
 import { checkAuthorizationRequest } from "./authorization-request.js";
+import { type HeldSdJwt, listHeldSdJwts, readHeldSdJwt } from "./held-credentials.js";
 import { parsePresentationInvitation } from "./invitation.js";
 import { failHolderProof, openHolderProof, settleHolderProof } from "./open-holder-proof.js";
 import { type PresentationDefinitionV2Dto, toPresentationDefinitionV2 } from "./presentation-definition.js";
@@ -60,8 +59,6 @@ import { type WalletVerificationData, walletVerificationDataSchema } from "./wal
 export const OPENID4VP_FINAL1 = "OPENID4VP_FINAL1";
 const SD_JWT_VC_FORMAT = "dc+sd-jwt";
 const DEFAULT_LEEWAY_SECONDS = 60;
-const PRESENTABLE_STATES = ["ACCEPTED", "SUSPENDED", "REVOKED"] as const;
-
 /**
  * The wallet side of OpenID4VP 1.0 (reference §3.7 presentation-definition, §3.8 interaction endpoints, §8 holder
  * proof states): receive a request, show what can answer it, present (direct_post / direct_post.jwt) or refuse.
@@ -234,24 +231,8 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
 
   // --- held credentials -----------------------------------------------------------------------------------------
 
-  /** The DCQL view of a held SD-JWT VC, or undefined for other formats and unreadable tokens. */
-  function toHeld(credential: Credential, schema: CredentialSchema, leeway: number): HeldCredential | undefined {
-    if ((config.format as ProtocolBlock)[schema.format]?.type !== "SD_JWT_VC" || !credential.credentialBlob) {
-      return undefined;
-    }
-    let claims: Record<string, unknown>;
-    try {
-      const parts = splitSdJwt(credential.credentialBlob);
-      const { payload } = decodeCompactJws(parts.issuerJwt, "credential");
-      claims = applyDisclosures(payload, parts.disclosures.map(decodeDisclosure)).claims;
-    } catch {
-      return undefined;
-    }
-    let invalidReason: string | undefined;
-    if (credential.state !== "ACCEPTED") invalidReason = `the credential is ${credential.state}`;
-    else if (typeof claims.exp === "number" && claims.exp + leeway < clock.now().getTime() / 1000) {
-      invalidReason = `the credential expired at ${new Date(claims.exp * 1000).toISOString()}`;
-    }
+  /** The DCQL view of a held SD-JWT VC. */
+  function toCandidate({ credential, schema, claims, invalidReason }: HeldSdJwt): HeldCredential {
     return {
       credential,
       schema,
@@ -266,6 +247,12 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
     };
   }
 
+  /** The DCQL view of a held SD-JWT VC, or undefined for other formats and unreadable tokens. */
+  function toHeld(credential: Credential, schema: CredentialSchema, leeway: number): HeldCredential | undefined {
+    const read = readHeldSdJwt(config, credential, schema, leeway, clock.now());
+    return read && toCandidate(read);
+  }
+
   async function schemaOf(cache: Map<string, CredentialSchema | undefined>, id: string) {
     if (!cache.has(id)) cache.set(id, await storage.credentialSchemas.get(id));
     return cache.get(id);
@@ -273,27 +260,7 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
 
   /** The organisation's held credentials that could answer a request (ACCEPTED, and REVOKED / SUSPENDED for hints). */
   async function heldCredentials(organisationId: string, leeway: number): Promise<HeldCredential[]> {
-    const credentials = await storage.credentials.findMany(
-      {
-        op: "and",
-        conditions: [
-          { op: "eq", column: "organisationId", value: organisationId },
-          { op: "eq", column: "role", value: "HOLDER" },
-          { op: "in", column: "state", values: [...PRESENTABLE_STATES] },
-          { op: "isNull", column: "deletedAt" },
-        ],
-      },
-      { orderBy: [{ column: "createdDate", direction: "DESC" }] },
-    );
-    const schemas = new Map<string, CredentialSchema | undefined>();
-    const held: HeldCredential[] = [];
-    for (const credential of credentials) {
-      const schema = await schemaOf(schemas, credential.credentialSchemaId);
-      if (!schema) continue;
-      const entry = toHeld(credential, schema, leeway);
-      if (entry) held.push(entry);
-    }
-    return held;
+    return (await listHeldSdJwts(deps, config, organisationId, leeway)).map(toCandidate);
   }
 
   // --- answering ------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { recordHistory } from "../../history/record-history.js";
 import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import { createDidService } from "../../management/did-service.js";
+import { loadProofInputs } from "../load-proof-inputs.js";
 import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
 import { startVerifierRequest } from "../start-verifier-request.js";
 import {
@@ -236,15 +237,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
       if (params.responseMode !== undefined && params.responseMode !== "direct_post") {
         throw new CredkitError("BR_0112", `${proof.protocol} answers with direct_post only`);
       }
-      const schema = proof.proofSchemaId ? await storage.proofSchemas.get(proof.proofSchemaId) : undefined;
-      if (!schema) throw new CredkitError("BR_0014", "proof schema not found");
-      const inputs = [];
-      for (const input of schema.proofInputSchemas) {
-        const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
-        if (!credentialSchema)
-          throw new CredkitError("BR_0006", `credential schema ${input.credentialSchemaId} not found`);
-        inputs.push({ input, schema: credentialSchema });
-      }
+      const { schema, inputs } = await loadProofInputs(storage, proof);
       const verifier = proof.verifierIdentifierId
         ? await storage.identifiers.get(proof.verifierIdentifierId)
         : undefined;

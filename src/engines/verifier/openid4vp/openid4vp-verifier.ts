@@ -16,6 +16,7 @@ import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import type { DidService } from "../../management/did-service.js";
 import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
+import { loadProofInputs } from "../load-proof-inputs.js";
 import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
 import { startVerifierRequest } from "../start-verifier-request.js";
 import type { VerifierInteractionData } from "./verifier-interaction.js";
@@ -141,15 +142,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
   return {
     async share(proof, next, params, context) {
       const protocol = settings(proof.protocol);
-      const schema = proof.proofSchemaId ? await storage.proofSchemas.get(proof.proofSchemaId) : undefined;
-      if (!schema) throw new CredkitError("BR_0014", "proof schema not found");
-      const inputs = [];
-      for (const input of schema.proofInputSchemas) {
-        const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
-        if (!credentialSchema)
-          throw new CredkitError("BR_0006", `credential schema ${input.credentialSchemaId} not found`);
-        inputs.push({ input, schema: credentialSchema });
-      }
+      const { schema, inputs } = await loadProofInputs(storage, proof);
       const verifier = proof.verifierIdentifierId
         ? await storage.identifiers.get(proof.verifierIdentifierId)
         : undefined;
