@@ -70,6 +70,13 @@ export interface PresentationChecker {
   verify(check: PresentedCredentialCheck): Promise<ParsedPresentation>;
   /** ends the request in ERROR with the reason (history ERRORED) and answers the wallet `invalid_request` */
   fail(proof: Proof, interactionId: string, reason: string): Promise<never>;
+  /** the wallet declined (`error=access_denied` …): REJECTED with the reason, once (history REJECTED) */
+  reject(
+    proof: Proof,
+    interactionId: string,
+    error: string,
+    description: string | null,
+  ): Promise<Record<string, never>>;
   /**
    * ACCEPTED: stores the disclosed claims as credentials of role VERIFIER and retires the request, in one
    * transaction; only the first of concurrent identical responses settles the proof.
@@ -169,6 +176,33 @@ export function createPresentationChecker(
         }
       });
       throw new OAuthError("invalid_request", why);
+    },
+
+    async reject(proof, interactionId, error, description) {
+      const now = clock.now();
+      await storage.transaction(async (tx) => {
+        // only from an open state of this very request: a concurrent response may have settled it already
+        const rejected = await tx.proofs.update(
+          proof.id,
+          { state: "REJECTED", errorReason: description ?? error, completedDate: now, lastModified: now },
+          { where: openProofCondition(interactionId) },
+        );
+        if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
+        await tx.interactions.delete(interactionId);
+        await recordHistory(
+          deps,
+          tx,
+          {},
+          {
+            action: "REJECTED",
+            entityType: "PROOF",
+            entityId: proof.id,
+            name: error,
+            organisationId: proof.organisationId,
+          },
+        );
+      });
+      return {};
     },
 
     async accept(proof, interactionId, proofSchema, verified) {

@@ -362,32 +362,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
         throw new OAuthError("invalid_request", "the request expired");
       }
       const error = form.get("error");
-      if (error) {
-        const now = clock.now();
-        const reason = form.get("error_description") ?? error;
-        await storage.transaction(async (tx) => {
-          const rejected = await tx.proofs.update(
-            proof.id,
-            { state: "REJECTED", errorReason: reason, completedDate: now, lastModified: now },
-            { where: openProofCondition(interaction.id) },
-          );
-          if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
-          await tx.interactions.delete(interaction.id);
-          await recordHistory(
-            deps,
-            tx,
-            {},
-            {
-              action: "REJECTED",
-              entityType: "PROOF",
-              entityId: proof.id,
-              name: error,
-              organisationId: proof.organisationId,
-            },
-          );
-        });
-        return {};
-      }
+      if (error) return checks.reject(proof, interaction.id, error, form.get("error_description"));
       const schema = proof.proofSchemaId ? await storage.proofSchemas.get(proof.proofSchemaId) : undefined;
       if (!schema) return fail(proof, interaction.id, "proof schema no longer exists");
       const definition = data.presentationDefinition;

@@ -17,7 +17,7 @@ import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import type { DidService } from "../../management/did-service.js";
 import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
 import { loadProofInputs } from "../load-proof-inputs.js";
-import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
+import { createPresentationChecker, PresentationRejected } from "../presentation-checks.js";
 import { startVerifierRequest } from "../start-verifier-request.js";
 import type { VerifierInteractionData } from "./verifier-interaction.js";
 
@@ -308,32 +308,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         await expire(proof.id, proof.organisationId, "the request expired before the response arrived");
         throw new OAuthError("invalid_request", "the request expired");
       }
-      if (error) {
-        const now = clock.now();
-        await storage.transaction(async (tx) => {
-          // only from an open state of this very request: a concurrent response may have settled it already
-          const rejected = await tx.proofs.update(
-            proof.id,
-            { state: "REJECTED", errorReason: errorDescription ?? error, completedDate: now, lastModified: now },
-            { where: openProofCondition(interaction!.id) },
-          );
-          if (!rejected) throw new OAuthError("invalid_request", "unknown or already answered request");
-          await tx.interactions.delete(interaction!.id);
-          await recordHistory(
-            deps,
-            tx,
-            {},
-            {
-              action: "REJECTED",
-              entityType: "PROOF",
-              entityId: proof.id,
-              name: error,
-              organisationId: proof.organisationId,
-            },
-          );
-        });
-        return {};
-      }
+      if (error) return checks.reject(proof, interaction.id, error, errorDescription);
       let vpToken: Record<string, unknown>;
       try {
         vpToken = JSON.parse(vpTokenText ?? "");
