@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { appSchema } from "./app.js";
 import { cacheEntitiesSchema } from "./cache-entities.js";
+import { certificateValidationSchema } from "./certificate-validation.js";
 import { providerBlockSchema, providerEntrySchema, typeKeyedBlockSchema } from "./entry.js";
 import { CONFIG_TYPES } from "./type-enums.js";
 
@@ -38,6 +39,7 @@ const BLOCK_NAMES = [
   "transport",
   "trustManagement",
   "cacheEntities",
+  "certificateValidation",
 ];
 
 export const credkitConfigSchema = z.strictObject(
@@ -59,6 +61,7 @@ export const credkitConfigSchema = z.strictObject(
     transport: providerBlockSchema("transport", CONFIG_TYPES.transport),
     trustManagement: providerBlockSchema("trustManagement", CONFIG_TYPES.trustManagement),
     cacheEntities: cacheEntitiesSchema,
+    certificateValidation: certificateValidationSchema,
     /**
      * Paths of secrets the loader generated because `allowGeneratedSecrets` was set (development only). A CLI warns
      * about each; data encrypted with them is lost on restart.

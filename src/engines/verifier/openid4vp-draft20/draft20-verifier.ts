@@ -14,8 +14,10 @@ import { recordHistory } from "../../history/record-history.js";
 import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import { createDidService } from "../../management/did-service.js";
+import { buildDcqlQuery } from "../build-dcql-query.js";
 import { loadProofInputs } from "../load-proof-inputs.js";
 import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
+import { createResponseEncryptionKey, decryptResponse, responseKid } from "../response-decryption.js";
 import { startVerifierRequest } from "../start-verifier-request.js";
 import {
   buildPresentationDefinition,
@@ -23,6 +25,7 @@ import {
   type PexInputDescriptor,
   type PexPresentationDefinition,
   parseJsonPath,
+  unmetSubmissionRequirement,
 } from "./presentation-definition.js";
 
 /** Path prefix of the draft-20 verifier endpoints (reference §4.2). */
@@ -38,9 +41,20 @@ export interface Draft20InteractionData {
   clientId: string;
   clientIdScheme: "redirect_uri" | "did";
   responseUri: string;
-  responseMode: "direct_post";
+  responseMode: Draft20ResponseMode;
   presentationDefinition: PexPresentationDefinition;
+  /** set when the request passes the definition by reference (draft 20 §5.1 `presentation_definition_uri`) */
+  presentationDefinitionUri?: string;
+  /** direct_post.jwt: public ECDH-ES key (kid = interaction id) the wallet encrypts its response to */
+  encryptionJwk?: Record<string, unknown>;
+  /** its private half, sealed with the kit's secret sealer (never leaves the verifier) */
+  sealedEncryptionKey?: string;
 }
+
+export type Draft20ResponseMode = "direct_post" | "direct_post.jwt";
+
+/** JWE algorithms of draft-20 encrypted responses (JARM client metadata, draft 20 §6.3). */
+export const DRAFT20_RESPONSE_ENCRYPTION = { alg: "ECDH-ES", enc: "A128GCM" } as const;
 
 /** OpenID4VP draft 20 verifier with Presentation Exchange 2.0 (reference §4.2 draft-20 row), HTTP-free. */
 export interface Draft20Verifier {
@@ -56,7 +70,10 @@ export interface Draft20Verifier {
   clientMetadata(proofId: string): Promise<Record<string, unknown>>;
   /** GET …/{proofId}/presentation-definition */
   presentationDefinition(proofId: string): Promise<PexPresentationDefinition>;
-  /** POST …/response: `vp_token` + `presentation_submission` (+ `state`), or an error response */
+  /**
+   * POST …/response: `vp_token` + `presentation_submission` (+ `state`), an error response, or (direct_post.jwt)
+   * `response` = those parameters as a JWE
+   */
   response(form: URLSearchParams): Promise<{ redirect_uri?: string }>;
 }
 
@@ -152,6 +169,19 @@ function requiredPaths(descriptor: PexInputDescriptor): (string | number | null)
   return out;
 }
 
+/**
+ * The parameters of a decrypted direct_post.jwt response as the form of a direct_post one: strings as they are, JSON
+ * values (a `vp_token` array, a `presentation_submission` object) as JSON text.
+ */
+function decryptedForm(payload: Record<string, unknown>): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(payload)) {
+    if (value === undefined) continue;
+    form.set(name, typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return form;
+}
+
 export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): Draft20Verifier {
   const { storage, clock, providers } = deps;
   const dids = createDidService(deps);
@@ -167,6 +197,10 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
       supportedClientIdSchemes: Array.isArray(verifier.supportedClientIdSchemes)
         ? (verifier.supportedClientIdSchemes as string[])
         : ["redirect_uri", "did"],
+      responseMode: (verifier.responseMode === "direct_post.jwt"
+        ? "direct_post.jwt"
+        : "direct_post") as Draft20ResponseMode,
+      presentationDefinitionByReference: verifier.presentationDefinitionByReference === true,
     };
   }
 
@@ -174,10 +208,18 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
     return getFormatter(providers, "SD_JWT_VC").capabilities.signingAlgorithms;
   }
 
-  function clientMetadataOf(): Record<string, unknown> {
+  /** `client_metadata` of a request (draft 20 §5.1, §6.3): formats, and the encryption key for direct_post.jwt */
+  function clientMetadataOf(data: Draft20InteractionData): Record<string, unknown> {
     const algs = algorithms();
     const format = { "sd-jwt_alg_values": algs, "kb-jwt_alg_values": algs };
-    return { vp_formats: { "vc+sd-jwt": format, "dc+sd-jwt": format } };
+    return {
+      vp_formats: { "vc+sd-jwt": format, "dc+sd-jwt": format },
+      ...(data.encryptionJwk && {
+        jwks: { keys: [data.encryptionJwk] },
+        authorization_encrypted_response_alg: DRAFT20_RESPONSE_ENCRYPTION.alg,
+        authorization_encrypted_response_enc: DRAFT20_RESPONSE_ENCRYPTION.enc,
+      }),
+    };
   }
 
   function requestParameters(data: Draft20InteractionData, state: string): Record<string, unknown> {
@@ -189,8 +231,10 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
       response_uri: data.responseUri,
       nonce: data.nonce,
       state,
-      presentation_definition: data.presentationDefinition,
-      client_metadata: clientMetadataOf(),
+      ...(data.presentationDefinitionUri !== undefined
+        ? { presentation_definition_uri: data.presentationDefinitionUri }
+        : { presentation_definition: data.presentationDefinition }),
+      client_metadata: clientMetadataOf(data),
     };
   }
 
@@ -234,9 +278,14 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
   return {
     async share(proof, next, params, context) {
       const protocol = settings(proof.protocol);
-      if (params.responseMode !== undefined && params.responseMode !== "direct_post") {
-        throw new CredkitError("BR_0112", `${proof.protocol} answers with direct_post only`);
+      if (
+        params.responseMode !== undefined &&
+        params.responseMode !== "direct_post" &&
+        params.responseMode !== "direct_post.jwt"
+      ) {
+        throw new CredkitError("BR_0112", `${proof.protocol} answers with direct_post or direct_post.jwt only`);
       }
+      const responseMode = (params.responseMode as Draft20ResponseMode | undefined) ?? protocol.responseMode;
       const { schema, inputs } = await loadProofInputs(storage, proof);
       const verifier = proof.verifierIdentifierId
         ? await storage.identifiers.get(proof.verifierIdentifierId)
@@ -274,8 +323,19 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
         clientId,
         clientIdScheme: scheme,
         responseUri,
-        responseMode: "direct_post",
-        presentationDefinition: buildPresentationDefinition(interactionId, schema.name, inputs, algorithms()),
+        responseMode,
+        // alternatives between inputs are the ones the DCQL query of the same proof schema offers (credential_sets)
+        presentationDefinition: buildPresentationDefinition(
+          interactionId,
+          schema.name,
+          inputs,
+          algorithms(),
+          buildDcqlQuery(inputs).credential_sets,
+        ),
+        ...(protocol.presentationDefinitionByReference && {
+          presentationDefinitionUri: `${deps.baseUrl}${DRAFT20_PATH}/${proof.id}/presentation-definition`,
+        }),
+        ...(responseMode === "direct_post.jwt" && (await createResponseEncryptionKey(deps, interactionId))),
       };
       await startVerifierRequest(deps, context, {
         proof,
@@ -314,8 +374,8 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
     },
 
     async clientMetadata(proofId) {
-      await openRequest(proofId);
-      return clientMetadataOf();
+      const { interaction } = await openRequest(proofId);
+      return clientMetadataOf(interaction.data as Draft20InteractionData);
     },
 
     async presentationDefinition(proofId) {
@@ -323,9 +383,23 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
       return (interaction.data as Draft20InteractionData).presentationDefinition;
     },
 
-    async response(form) {
-      const state = form.get("state");
-      const interaction = state && /^[0-9a-f-]{36}$/i.test(state) ? await storage.interactions.get(state) : undefined;
+    async response(received) {
+      let form = received;
+      const encrypted = received.get("response");
+      let interaction: Interaction | undefined;
+      const byId = async (id: string | null | undefined) =>
+        id && /^[0-9a-f-]{36}$/i.test(id) ? storage.interactions.get(id) : undefined;
+      if (encrypted) {
+        // direct_post.jwt (draft 20 §6.3): the JWE's kid names the request (its state may be absent outside the JWE)
+        interaction = (await byId(received.get("state"))) ?? (await byId(responseKid(encrypted)));
+        const sealed = isDraft20Data(interaction?.data) ? interaction.data.sealedEncryptionKey : undefined;
+        if (!interaction || !sealed) throw new OAuthError("invalid_request", "unknown or already answered request");
+        form = decryptedForm(await decryptResponse(deps, sealed, interaction.id, encrypted));
+        if (form.get("state") !== interaction.id)
+          throw new OAuthError("invalid_request", "state does not match the request");
+      } else {
+        interaction = await byId(received.get("state"));
+      }
       if (interaction?.interactionType !== "VERIFICATION" || !isDraft20Data(interaction.data))
         throw new OAuthError("invalid_request", "unknown or already answered request");
       const data = interaction.data;
@@ -337,6 +411,9 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
       ) {
         throw new OAuthError("invalid_request", "unknown or already answered request");
       }
+      // refused without touching the request: whoever learnt the state but not the key cannot spoil it
+      if (data.responseMode === "direct_post.jwt" && !encrypted)
+        throw new OAuthError("invalid_request", "the response must be encrypted (direct_post.jwt)");
       if (interaction.expiresAt && interaction.expiresAt <= clock.now()) {
         const now = clock.now();
         await storage.transaction(async (tx) => {
@@ -371,6 +448,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
         const vp = parseVpToken(form.get("vp_token"));
         const entries = parseSubmission(form.get("presentation_submission"), definition.id);
         const descriptors = new Map(definition.input_descriptors.map((d) => [d.id, d]));
+        const requirements = definition.submission_requirements !== undefined;
         const answered = new Set<string>();
         const usedPaths = new Set<string>();
         for (const entry of entries) {
@@ -389,7 +467,11 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
           const descriptor = definition.input_descriptors[input.order];
           if (!descriptor) throw new PresentationRejected("the proof schema changed since the request");
           const entry = entries.find((e) => e.id === descriptor.id);
-          if (!entry) throw new PresentationRejected(`no presentation for input descriptor ${descriptor.id}`);
+          if (!entry) {
+            // with submission requirements a descriptor may stay unanswered; they are checked below
+            if (requirements) continue;
+            throw new PresentationRejected(`no presentation for input descriptor ${descriptor.id}`);
+          }
           const credentialSchema = await storage.credentialSchemas.get(input.credentialSchemaId);
           if (!credentialSchema) throw new PresentationRejected("a requested credential schema no longer exists");
           const presentation = tokenAt(entry.path, vp, descriptor.id);
@@ -404,6 +486,10 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
               settings(proof.protocol).leeway,
             ),
           });
+        }
+        if (requirements) {
+          const unmet = unmetSubmissionRequirement(definition, answered);
+          if (unmet !== undefined) throw new PresentationRejected(`presentation_submission: ${unmet}`);
         }
       } catch (rejection) {
         if (rejection instanceof PresentationRejected) return fail(proof, interaction.id, rejection.message);

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { compactDecrypt, exportJWK, generateKeyPair, importJWK } from "jose";
 import type { CredkitConfig } from "../../../config/schema.js";
 import type { CredentialSchema } from "../../../domain/credential-schema.js";
 import type { ProofState } from "../../../domain/enums.js";
@@ -18,6 +17,7 @@ import type { DidService } from "../../management/did-service.js";
 import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
 import { loadProofInputs } from "../load-proof-inputs.js";
 import { createPresentationChecker, PresentationRejected } from "../presentation-checks.js";
+import { createResponseEncryptionKey, decryptResponse, responseKid } from "../response-decryption.js";
 import { startVerifierRequest } from "../start-verifier-request.js";
 import type { VerifierInteractionData } from "./verifier-interaction.js";
 
@@ -174,11 +174,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       let encryptionJwk: Record<string, unknown> | undefined;
       let sealedEncryptionKey: string | undefined;
       if (responseMode === "direct_post.jwt") {
-        const pair = await generateKeyPair("ECDH-ES", { crv: "P-256", extractable: true });
-        // kid = the interaction id, so an encrypted response finds its request without trusting anything else in it
-        encryptionJwk = { ...(await exportJWK(pair.publicKey)), kid: interactionId, use: "enc", alg: "ECDH-ES" };
-        // the private half is stored sealed (AES-GCM, bound to this interaction)
-        sealedEncryptionKey = deps.secrets.seal(JSON.stringify(await exportJWK(pair.privateKey)), interactionId);
+        ({ encryptionJwk, sealedEncryptionKey } = await createResponseEncryptionKey(deps, interactionId));
       }
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + protocol.interactionExpiresIn * 1000);
@@ -262,28 +258,17 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         : undefined;
       if (encrypted) {
         // direct_post.jwt (§8.3): find the request by the JWE's kid, then decrypt with its ephemeral key
-        let kid: string | undefined;
-        try {
-          kid = JSON.parse(Buffer.from(encrypted.split(".")[0] ?? "", "base64url").toString("utf8")).kid;
-        } catch {
-          throw new OAuthError("invalid_request", "response is not a JWE");
-        }
+        const kid = responseKid(encrypted);
         if (!interaction && kid && /^[0-9a-f-]{36}$/i.test(kid)) interaction = await storage.interactions.get(kid);
         const sealed = (interaction?.data as VerifierInteractionData | undefined)?.sealedEncryptionKey;
         if (!interaction || !sealed) throw new OAuthError("invalid_request", "unknown or already answered request");
-        const key = JSON.parse(deps.secrets.open(sealed, interaction.id)) as Record<string, unknown>;
-        try {
-          const { plaintext } = await compactDecrypt(encrypted, await importJWK(key as never, "ECDH-ES"));
-          const payload = JSON.parse(new TextDecoder().decode(plaintext)) as Record<string, unknown>;
-          vpTokenText =
-            typeof payload.vp_token === "string" ? payload.vp_token : JSON.stringify(payload.vp_token ?? null);
-          state = typeof payload.state === "string" ? payload.state : state;
-          // an error response of direct_post.jwt arrives encrypted too (§8.3)
-          error = typeof payload.error === "string" ? payload.error : null;
-          errorDescription = typeof payload.error_description === "string" ? payload.error_description : null;
-        } catch {
-          throw new OAuthError("invalid_request", "the encrypted response could not be decrypted");
-        }
+        const payload = await decryptResponse(deps, sealed, interaction.id, encrypted);
+        vpTokenText =
+          typeof payload.vp_token === "string" ? payload.vp_token : JSON.stringify(payload.vp_token ?? null);
+        state = typeof payload.state === "string" ? payload.state : state;
+        // an error response of direct_post.jwt arrives encrypted too (§8.3)
+        error = typeof payload.error === "string" ? payload.error : null;
+        errorDescription = typeof payload.error_description === "string" ? payload.error_description : null;
         if (state !== interaction.id) throw new OAuthError("invalid_request", "state does not match the request");
       }
       if (interaction?.interactionType !== "VERIFICATION")

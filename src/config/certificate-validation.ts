@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+// `certificateValidation` (reference §7: `{leeway}`), extended by credkit with the X.509 trust anchors a wallet or a
+// verifier accepts remote certificate chains against (request objects of the x509_* client-id prefixes, registration
+// certificates, verifier attestations). It is never part of the public configuration view.
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+
+export const certificateValidationSchema = z
+  .strictObject({
+    /** Seconds of clock skew tolerated on notBefore / notAfter (and on attestation iat/exp). */
+    leeway: z.number().int().nonnegative().default(60),
+    /**
+     * Trusted root (or intermediate) certificates, PEM. A remote chain is trusted when it contains one of them or is
+     * issued by one. Empty: no remote X.509 chain is trusted, so x509_* requests are refused.
+     */
+    trustAnchors: z
+      .array(z.string().regex(PEM_CERTIFICATE, "must be a PEM certificate (-----BEGIN CERTIFICATE-----)"))
+      .default(() => []),
+  })
+  .default(() => ({ leeway: 60, trustAnchors: [] }));
+
+export type CertificateValidationConfig = z.output<typeof certificateValidationSchema>;
