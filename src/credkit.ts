@@ -16,6 +16,7 @@ import {
   type Openid4vciIssuerService,
 } from "./engines/issuer/openid4vci/openid4vci-issuer-service.js";
 import { createStatusListService, type StatusListService } from "./engines/issuer/status-list-service.js";
+import { type CertificateService, createCertificateService } from "./engines/management/certificate-service.js";
 import { createDidService, type DidService } from "./engines/management/did-service.js";
 import { createIdentifierService, type IdentifierService } from "./engines/management/identifier-service.js";
 import { createKeyService, type KeyService } from "./engines/management/key-service.js";
@@ -80,6 +81,8 @@ export interface Credkit {
   readonly keys: KeyService;
   readonly dids: DidService;
   readonly identifiers: IdentifierService;
+  /** certificates of CERTIFICATE and CA identifiers (GET /api/certificate/v1/{id}, CERTIFICATE_CHECK) */
+  readonly certificates: CertificateService;
   readonly history: HistoryService;
   /** wallet: credential offers, accept / reject, revocation check of held credentials */
   readonly holder: HolderService;
@@ -164,6 +167,7 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     secrets: createSecretSealer(internalEncryptionKey(config)),
   };
   dids = createDidService(deps);
+  const certificates = createCertificateService(deps, config.certificateValidation);
   const credentialSchemas = createCredentialSchemaService(deps, config);
   const statusLists = createStatusListService(deps, (method) => {
     const params = {
@@ -192,6 +196,7 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     credentials,
     proofRequests,
     holder,
+    certificates,
   });
 
   let http: CredkitHttp | undefined;
@@ -207,7 +212,8 @@ export async function createCredkit(options: CredkitOptions = {}): Promise<Credk
     organisations: createOrganisationService(deps),
     keys: createKeyService(deps),
     dids,
-    identifiers: createIdentifierService(deps, dids),
+    identifiers: createIdentifierService(deps, dids, certificates),
+    certificates,
     history: createHistoryService(deps),
     holder,
     credentialSchemas,

@@ -20,6 +20,8 @@ export type {
   ListCredentialsInput,
   ShareCredentialResult,
 } from "./engines/issuer/credential-service.js";
+export type { CertificateDto } from "./engines/management/certificate-dto.js";
+export type { CertificateCheckResult, CertificateService } from "./engines/management/certificate-service.js";
 export type { DidDetailDto, DidListItemDto } from "./engines/management/did-dto.js";
 export type { CreateDidInput, DidService, ListDidsInput, UpdateDidInput } from "./engines/management/did-service.js";
 export type { IdentifierDetailDto, IdentifierListItemDto } from "./engines/management/identifier-dto.js";
@@ -28,6 +30,7 @@ export type {
   IdentifierService,
   ListIdentifiersInput,
 } from "./engines/management/identifier-service.js";
+export type { GenerateCsrInput } from "./engines/management/key-csr.js";
 export type { KeyDetailDto, KeyListItemDto } from "./engines/management/key-dto.js";
 export type { CreateKeyInput, KeyService, ListKeysInput } from "./engines/management/key-service.js";
 export type { OrganisationDto } from "./engines/management/organisation-dto.js";

@@ -4,10 +4,18 @@ import type { CredkitConfigInput } from "./schema.js";
 // on its own. `keyStorage.INTERNAL.params.private.encryption` is deliberately absent: the loader requires it (or
 // generates a throwaway one when `allowGeneratedSecrets` is set).
 
-const CLIENT_ID_SCHEMES_FINAL1 = ["redirect_uri", "decentralized_identifier"];
+// OpenID4VP 1.0 §5.9.3. The x509 and attestation prefixes need a CERTIFICATE verifier identifier (or an identifier
+// carrying a Verifier Attestation) on the verifier side, and certificateValidation.trustAnchors on the wallet side.
+const CLIENT_ID_SCHEMES_FINAL1 = [
+  "redirect_uri",
+  "decentralized_identifier",
+  "x509_san_dns",
+  "x509_hash",
+  "verifier_attestation",
+];
 // Draft 20 names the same schemes by their earlier identifiers (`did` became `decentralized_identifier`; there is no
-// `x509_hash`). The x509 prefixes need certificate identifiers, which this build does not have yet.
-const CLIENT_ID_SCHEMES_DRAFT20 = ["redirect_uri", "did"];
+// `x509_hash`). Its `verifier_attestation` (an earlier attestation format) is not supported.
+const CLIENT_ID_SCHEMES_DRAFT20 = ["redirect_uri", "did", "x509_san_dns"];
 
 const config: CredkitConfigInput = {
   app: {
@@ -42,6 +50,7 @@ const config: CredkitConfigInput = {
     DID: { display: "DID", order: 0 },
     KEY: { display: "Key", order: 1 },
     CERTIFICATE: { display: "Certificate", order: 2 },
+    CA: { display: "Certificate authority", order: 3 },
   },
 
   format: {
@@ -106,7 +115,13 @@ const config: CredkitConfigInput = {
           useRequestUri: true,
           urlScheme: "openid4vp-draft20",
           leeway: 60,
-          verifier: { interactionExpiresIn: 3600, supportedClientIdSchemes: CLIENT_ID_SCHEMES_DRAFT20 },
+          verifier: {
+            interactionExpiresIn: 3600,
+            supportedClientIdSchemes: CLIENT_ID_SCHEMES_DRAFT20,
+            // draft 20 §5.1: `presentation_definition_uri` (served at …/{proofId}/presentation-definition) instead of
+            // the definition by value
+            presentationDefinitionByReference: false,
+          },
           holder: { supportedClientIdSchemes: CLIENT_ID_SCHEMES_DRAFT20 },
           webhookTask: "WEBHOOK_NOTIFY",
         },
@@ -159,6 +174,7 @@ const config: CredkitConfigInput = {
       display: "Check status of held credentials",
       order: 4,
     },
+    CERTIFICATE_CHECK: { type: "CERTIFICATE_CHECK", display: "Activate and expire certificates", order: 5 },
   },
 
   transport: {

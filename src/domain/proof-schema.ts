@@ -10,6 +10,16 @@ export interface ProofInputSchema {
   claimSchemas: ProofInputClaimSchema[];
 }
 
+/**
+ * Alternatives between proof inputs (credkit extension, sent as DCQL `credential_sets`, OpenID4VP 1.0 §6.2): each
+ * option lists proof input positions (`order`) that together satisfy the set; a set that is not required may be left
+ * unanswered. Inputs named by no set are required on their own.
+ */
+export interface ProofCredentialSet {
+  options: number[][];
+  required: boolean;
+}
+
 export interface ProofSchema {
   id: string;
   organisationId: string;
@@ -18,6 +28,7 @@ export interface ProofSchema {
   expireDuration: number;
   importedSourceUrl?: string;
   proofInputSchemas: ProofInputSchema[];
+  credentialSets?: ProofCredentialSet[];
   createdDate: Date;
   lastModified: Date;
   deletedAt?: Date;

@@ -1,4 +1,5 @@
 import type { ProofRole, ProofState } from "./enums.js";
+import type { ProofTrustInformation } from "./trust-information.js";
 
 export interface Proof {
   id: string;
@@ -20,6 +21,8 @@ export interface Proof {
   errorReason?: string;
   /** credentials (role VERIFIER) received in the presentation, per proof input order */
   presentedCredentialIds?: string[];
+  /** holder proofs: the verifier's trust information (`verifier_info`) as received and evaluated */
+  trustInformation?: ProofTrustInformation;
   requestedDate?: Date;
   completedDate?: Date;
   retainUntilDate?: Date;

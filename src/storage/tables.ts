@@ -278,6 +278,9 @@ export const ISSUANCE_TABLES: readonly TableSpec[] = [
   nonceTable,
 ];
 
+/** Columns of `proof_schema` added by migration 0006 (alternatives between proof inputs: DCQL credential_sets). */
+export const PROOF_SCHEMA_SET_COLUMNS = { credentialSets: "json" } as const satisfies TableSpec["columns"];
+
 export const proofSchemaTable: TableSpec = {
   table: "proof_schema",
   columns: {
@@ -287,6 +290,7 @@ export const proofSchemaTable: TableSpec = {
     expireDuration: "integer",
     importedSourceUrl: "text",
     proofInputSchemas: "json",
+    ...PROOF_SCHEMA_SET_COLUMNS,
     createdDate: "date",
     lastModified: "date",
     deletedAt: "date",
@@ -301,6 +305,9 @@ export const proofSchemaTable: TableSpec = {
     },
   ],
 };
+
+/** Columns of `proof` added by migration 0005 (wallet trust evaluation of verifier_info). */
+export const PROOF_TRUST_COLUMNS = { trustInformation: "json" } as const satisfies TableSpec["columns"];
 
 export const proofTable: TableSpec = {
   table: "proof",
@@ -321,6 +328,7 @@ export const proofTable: TableSpec = {
     webhookDestinationUrl: "text",
     errorReason: "text",
     presentedCredentialIds: "json",
+    ...PROOF_TRUST_COLUMNS,
     requestedDate: "date",
     completedDate: "date",
     retainUntilDate: "date",

@@ -3,11 +3,13 @@
  * presentation-submit, §4.2 draft-20 endpoints), over real loopback HTTP: credkit's wallet ↔ credkit's verifier for
  * both client_id schemes (redirect_uri, did), and an independent holder (fetch, jose, @sd-jwt/sd-jwt-vc, a
  * hand-written presentation_submission) against the verifier, with the negative cases ending in ERROR with a reason.
+ * Also submission_requirements (PEX 2.0), response mode direct_post.jwt (draft 20 §6.3) and presentation_definition_uri
+ * (draft 20 §5.1), each in both directions.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { compactVerify, importJWK, type JWK } from "jose";
+import { CompactEncrypt, compactVerify, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Credkit } from "../../src/credkit.js";
 import { credkitNode } from "../../src/http/mount.js";
@@ -24,6 +26,8 @@ import {
 } from "../support/verifier-fixture.js";
 
 const DRAFT20 = "OPENID4VP_DRAFT20";
+/** a second draft-20 instance of the verifier: direct_post.jwt and the definition by reference, from configuration */
+const DRAFT20_JWT_BY_REFERENCE = "DRAFT20_JWT_BY_REFERENCE";
 const INSECURE = { app: { http: { allowInsecureHttpTransport: true } } };
 
 interface ClaimJson {
@@ -70,7 +74,23 @@ describe("OpenID4VP draft 20 (Presentation Exchange): credkit wallet, independen
   let membershipCredential: IssuedCredential;
 
   beforeAll(async () => {
-    verifier = await startVerifierFixture({ revocation: true });
+    verifier = await startVerifierFixture({
+      revocation: true,
+      config: {
+        verificationProtocol: {
+          [DRAFT20_JWT_BY_REFERENCE]: {
+            type: DRAFT20,
+            display: "draft 20, encrypted responses, definition by reference",
+            params: {
+              public: {
+                urlScheme: "openid4vp-draft20",
+                verifier: { responseMode: "direct_post.jwt", presentationDefinitionByReference: true },
+              },
+            },
+          },
+        },
+      },
+    });
     identity = verifier.issuer.schema;
     membership = await verifier.issuer.addSchema({ name: "Membership" });
     credential = await verifier.issueCredential();
@@ -123,6 +143,7 @@ describe("OpenID4VP draft 20 (Presentation Exchange): credkit wallet, independen
     proofSchemaId: string,
     clientIdScheme: "redirect_uri" | "did",
     protocol = DRAFT20,
+    responseMode?: "direct_post" | "direct_post.jwt",
   ): Promise<Draft20Request> {
     const created = await verifier.api("POST", "/api/proof-request/v1", {
       proofSchemaId,
@@ -131,7 +152,9 @@ describe("OpenID4VP draft 20 (Presentation Exchange): credkit wallet, independen
     });
     expect(created.status, created.text).toBe(201);
     const proofId = created.json.id as string;
-    const shared = await verifier.api("POST", `/api/proof-request/v1/${proofId}/share`, { params: { clientIdScheme } });
+    const shared = await verifier.api("POST", `/api/proof-request/v1/${proofId}/share`, {
+      params: { clientIdScheme, ...(responseMode !== undefined && { responseMode }) },
+    });
     expect(shared.status, shared.text).toBe(201);
     const url = new URL(shared.json.url as string);
     const requestUri = url.searchParams.get("request_uri") ?? "";
@@ -169,6 +192,18 @@ describe("OpenID4VP draft 20 (Presentation Exchange): credkit wallet, independen
       definition_id: request.payload.presentation_definition.id,
       descriptor_map: entries.map((e) => ({ id: e.id, format: e.format ?? "vc+sd-jwt", path: e.path })),
     });
+  }
+
+  async function expectError(request: Draft20Request, form: Record<string, string>, reason: RegExp) {
+    const response = await postResponse({ state: request.payload.state, ...form });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe("invalid_request");
+    const proof = await verifier.proof(request.proofId);
+    expect(proof.state).toBe("ERROR");
+    expect(proof.errorReason).toMatch(reason);
+    expect(proof.proofInputs.every((input: { claims: unknown[] }) => input.claims.length === 0)).toBe(true);
+    const history = await verifier.history(request.proofId);
+    expect(history[0]).toMatchObject({ action: "ERRORED" });
   }
 
   const kb = (request: Draft20Request) => ({ aud: request.payload.client_id, nonce: request.payload.nonce });
@@ -362,7 +397,8 @@ describe("OpenID4VP draft 20 (Presentation Exchange): credkit wallet, independen
       };
       const cases: [string, string][] = [
         [withScheme("did"), "a did request must be signed"],
-        [withScheme("x509_san_dns"), "unsupported client_id_scheme"],
+        [withScheme("x509_san_dns"), "a x509_san_dns request must be signed"],
+        [withScheme("verifier_attestation"), "unsupported client_id_scheme"],
         [
           request.url.replace(/client_id=[^&]+/, `client_id=${encodeURIComponent("https://elsewhere.example/cb")}`),
           "client_id",
@@ -489,18 +525,6 @@ describe("OpenID4VP draft 20 (Presentation Exchange): credkit wallet, independen
       expect((await verifier.proof(request.proofId)).state).toBe("REJECTED");
     });
 
-    async function expectError(request: Draft20Request, form: Record<string, string>, reason: RegExp) {
-      const response = await postResponse({ state: request.payload.state, ...form });
-      expect(response.status).toBe(400);
-      expect(response.body.error).toBe("invalid_request");
-      const proof = await verifier.proof(request.proofId);
-      expect(proof.state).toBe("ERROR");
-      expect(proof.errorReason).toMatch(reason);
-      expect(proof.proofInputs.every((input: { claims: unknown[] }) => input.claims.length === 0)).toBe(true);
-      const history = await verifier.history(request.proofId);
-      expect(history[0]).toMatchObject({ action: "ERRORED" });
-    }
-
     it("wrong nonce in the key binding JWT → ERROR", async () => {
       const request = await share(await proofSchema([{ schema: identity, claims: [["given_name", true]] }]), "did");
       const presentation = await verifier.present(
@@ -560,6 +584,442 @@ describe("OpenID4VP draft 20 (Presentation Exchange): credkit wallet, independen
         { vp_token: presentation, presentation_submission: submission(request, [{ id: "input_0", path: "$" }]) },
         /input_0: credential is revoked/,
       );
+    });
+  });
+
+  /** the wallet's answer to a draft-20 URL: interaction and proof of the request it received */
+  async function handle(url: string): Promise<{ interactionId: string; proofId: string }> {
+    const handled = await walletApi("POST", "/api/interaction/v1/handle-invitation", { url, organisationId: orgId });
+    expect(handled.status, handled.text).toBe(201);
+    return handled.json;
+  }
+
+  async function walletDefinition(proofId: string) {
+    const definition = await walletApi("GET", `/api/proof-request/v1/${proofId}/presentation-definition`);
+    expect(definition.status, definition.text).toBe(200);
+    return definition.json;
+  }
+
+  /**
+   * Gives the verifier's stored request `submission_requirements` and descriptor `group`s, then fetches the request
+   * object again. Proof schemas cannot express alternatives between inputs yet (the DCQL query has no credential_sets,
+   * so neither has the definition), so the requirements are set on the request the verifier keeps; everything after
+   * this runs over HTTP and through the verifier's own checks.
+   */
+  async function withSubmissionRequirements(
+    request: Draft20Request,
+    groups: Record<string, string[]>,
+    requirements: unknown[],
+  ): Promise<Draft20Request> {
+    const { storage } = verifier.issuer.kit;
+    const interaction = await storage.interactions.get(request.payload.state);
+    // biome-ignore lint/suspicious/noExplicitAny: the stored request is patched freely
+    const data = interaction!.data as any;
+    const definition = {
+      ...data.presentationDefinition,
+      submission_requirements: requirements,
+      input_descriptors: data.presentationDefinition.input_descriptors.map((d: { id: string }) =>
+        groups[d.id] ? { ...d, group: groups[d.id] } : d,
+      ),
+    };
+    expect(
+      await storage.interactions.update(interaction!.id, { data: { ...data, presentationDefinition: definition } }),
+    ).toBe(true);
+    const requestObject = await (await fetch(request.requestUri)).text();
+    const { header, payload } = decodeJws(requestObject);
+    expect(payload.presentation_definition).toEqual(definition);
+    return { ...request, header, payload, requestObject };
+  }
+
+  const identityAndMembership = () =>
+    proofSchema([
+      { schema: identity, claims: [["given_name", true]] },
+      { schema: membership, claims: [["age", true]] },
+    ]);
+
+  describe("submission_requirements (PEX 2.0)", () => {
+    it("credkit wallet: one request group per requirement; answering one of two alternatives → ACCEPTED", async () => {
+      const request = await withSubmissionRequirements(
+        await share(await identityAndMembership(), "did"),
+        { input_0: ["A"], input_1: ["A"] },
+        [{ name: "identity or membership", purpose: "one is enough", rule: "pick", count: 1, from: "A" }],
+      );
+      const { interactionId, proofId } = await handle(request.url);
+      const definition = await walletDefinition(proofId);
+      expect(definition.requestGroups).toHaveLength(1);
+      const [group] = definition.requestGroups;
+      expect(group).toMatchObject({
+        id: "A",
+        name: "identity or membership",
+        purpose: "one is enough",
+        rule: { type: "pick", count: 1 },
+      });
+      expect(group.requestedCredentials.map((r: { id: string }) => r.id)).toEqual(["input_0", "input_1"]);
+      expect(group.requestedCredentials[0].applicableCredentials).toContain(walletIdentityId);
+      expect(group.requestedCredentials[1].applicableCredentials).toEqual([]);
+
+      const submitted = await walletApi("POST", "/api/interaction/v1/presentation-submit", {
+        interactionId,
+        submitCredentials: { input_0: { credentialId: walletIdentityId, submitClaims: [] } },
+      });
+      expect(submitted.status, submitted.text).toBe(204);
+      const proof = await verifier.proof(request.proofId);
+      expect(proof.state, proof.errorReason).toBe("ACCEPTED");
+      expect(flatten(proof.proofInputs[0].claims)).toEqual({ given_name: "Erika" });
+      expect(proof.proofInputs[1].claims).toEqual([]);
+    });
+
+    it("credkit wallet: nested requirements become one group each; a submission that misses one → BR_0291, nothing sent", async () => {
+      const request = await withSubmissionRequirements(
+        await share(await identityAndMembership(), "redirect_uri"),
+        { input_0: ["ID"], input_1: ["MEMBER"] },
+        [
+          { rule: "all", from: "ID" },
+          {
+            name: "membership",
+            rule: "pick",
+            min: 1,
+            from_nested: [{ rule: "all", from: "MEMBER" }],
+          },
+        ],
+      );
+      const { interactionId, proofId } = await handle(request.url);
+      const definition = await walletDefinition(proofId);
+      expect(
+        definition.requestGroups.map((g: { id: string; rule: unknown; requestedCredentials: { id: string }[] }) => [
+          g.id,
+          g.rule,
+          g.requestedCredentials.map((r) => r.id),
+        ]),
+      ).toEqual([
+        ["ID", { type: "all" }, ["input_0"]],
+        ["membership", { type: "pick", min: 1 }, ["input_1"]],
+      ]);
+      const refused = await walletApi("POST", "/api/interaction/v1/presentation-submit", {
+        interactionId,
+        submitCredentials: { input_0: { credentialId: walletIdentityId, submitClaims: [] } },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.json.code).toBe("BR_0291");
+      expect(refused.json.cause.message).toContain(
+        'submission requirement "membership": needs at least 1, met 0 of 1 nested requirements: all from group MEMBER: answered 0 of 1 (input_1)',
+      );
+      expect((await verifier.proof(request.proofId)).state).toBe("PENDING");
+      expect((await walletApi("GET", `/api/proof-request/v1/${proofId}`)).json.state).toBe("REQUESTED");
+    });
+
+    it("credkit wallet refuses a request whose submission_requirements are malformed (BR_0085)", async () => {
+      const request = await withSubmissionRequirements(
+        await share(await identityAndMembership(), "did"),
+        { input_0: ["A"] },
+        [{ rule: "pick", count: 1, from: "B" }],
+      );
+      const handled = await walletApi("POST", "/api/interaction/v1/handle-invitation", {
+        url: request.url,
+        organisationId: orgId,
+      });
+      expect(handled.status).toBe(400);
+      expect(handled.json.code).toBe("BR_0085");
+      expect(handled.json.cause.message).toContain("submission_requirements[0]: no input descriptor is in group B");
+    });
+
+    it("independent holder: answering the alternative the requirement allows → ACCEPTED", async () => {
+      const request = await withSubmissionRequirements(
+        await share(await identityAndMembership(), "redirect_uri"),
+        { input_0: ["A"], input_1: ["A"] },
+        [{ rule: "pick", count: 1, from: "A" }],
+      );
+      const presentation = await verifier.present(membershipCredential, { age: true }, kb(request));
+      const response = await postResponse({
+        vp_token: presentation,
+        presentation_submission: submission(request, [{ id: "input_1", path: "$" }]),
+        state: request.payload.state,
+      });
+      expect(response.status, response.text).toBe(200);
+      const proof = await verifier.proof(request.proofId);
+      expect(proof.state, proof.errorReason).toBe("ACCEPTED");
+      expect(proof.proofInputs[0].claims).toEqual([]);
+      expect(flatten(proof.proofInputs[1].claims)).toEqual({ age: 42 });
+    });
+
+    it("independent holder: too many alternatives (pick count 1) → ERROR with the unmet requirement", async () => {
+      const request = await withSubmissionRequirements(
+        await share(await identityAndMembership(), "did"),
+        { input_0: ["A"], input_1: ["A"] },
+        [{ rule: "pick", count: 1, from: "A" }],
+      );
+      const first = await verifier.present(credential, { given_name: true }, kb(request));
+      const second = await verifier.present(membershipCredential, { age: true }, kb(request));
+      await expectError(
+        request,
+        {
+          vp_token: JSON.stringify([first, second]),
+          presentation_submission: submission(request, [
+            { id: "input_0", path: "$[0]" },
+            { id: "input_1", path: "$[1]" },
+          ]),
+        },
+        /^presentation_submission: submission requirement pick \(count 1\) from group A: needs exactly 1, answered 2 of 2 \(input_0, input_1\)$/,
+      );
+    });
+
+    it("independent holder: a nested all requirement half answered → ERROR naming the missing group", async () => {
+      const request = await withSubmissionRequirements(
+        await share(await identityAndMembership(), "redirect_uri"),
+        { input_0: ["X"], input_1: ["Y"] },
+        [
+          {
+            name: "identity and membership",
+            rule: "all",
+            from_nested: [
+              { rule: "all", from: "X" },
+              { rule: "all", from: "Y" },
+            ],
+          },
+        ],
+      );
+      const presentation = await verifier.present(credential, { given_name: true }, kb(request));
+      await expectError(
+        request,
+        { vp_token: presentation, presentation_submission: submission(request, [{ id: "input_0", path: "$" }]) },
+        /"identity and membership": met 1 of 2 nested requirements: all from group Y: answered 0 of 1 \(input_1\)/,
+      );
+    });
+  });
+
+  describe("direct_post.jwt (draft 20 §6.3)", () => {
+    function expectEncryptionMetadata(request: Draft20Request) {
+      expect(request.payload.response_mode).toBe("direct_post.jwt");
+      const metadata = request.payload.client_metadata;
+      expect(metadata).toMatchObject({
+        authorization_encrypted_response_alg: "ECDH-ES",
+        authorization_encrypted_response_enc: "A128GCM",
+        vp_formats: { "vc+sd-jwt": expect.any(Object) },
+      });
+      expect(metadata.jwks.keys).toEqual([
+        {
+          kty: "EC",
+          crv: "P-256",
+          x: expect.any(String),
+          y: expect.any(String),
+          kid: request.payload.state,
+          use: "enc",
+          alg: "ECDH-ES",
+        },
+      ]);
+    }
+
+    /** the response parameters as a JWE to the request's key (as an independent wallet builds it) */
+    async function encrypted(request: Draft20Request, parameters: Record<string, unknown>, jwk?: JWK) {
+      const key = jwk ?? (request.payload.client_metadata.jwks.keys[0] as JWK);
+      return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(parameters)))
+        .setProtectedHeader({ alg: "ECDH-ES", enc: "A128GCM", kid: request.payload.state })
+        .encrypt(await importJWK({ ...key, kid: undefined }, "ECDH-ES"));
+    }
+
+    for (const scheme of ["redirect_uri", "did"] as const) {
+      it(`${scheme}: the credkit wallet encrypts its response to the request's key → ACCEPTED`, async () => {
+        const request = await share(
+          await proofSchema([
+            {
+              schema: identity,
+              claims: [
+                ["given_name", true],
+                ["age", false],
+              ],
+            },
+          ]),
+          scheme,
+          DRAFT20,
+          "direct_post.jwt",
+        );
+        expectEncryptionMetadata(request);
+        const metadata = await fetch(
+          `${verifier.baseUrl}/ssi/openid4vp/draft-20/${request.proofId}/client-metadata`,
+        ).then((r) => r.json());
+        expect(metadata).toEqual(request.payload.client_metadata);
+
+        const { interactionId } = await handle(request.url);
+        const submitted = await walletApi("POST", "/api/interaction/v1/presentation-submit", {
+          interactionId,
+          submitCredentials: { input_0: { credentialId: walletIdentityId, submitClaims: [] } },
+        });
+        expect(submitted.status, submitted.text).toBe(204);
+        const proof = await verifier.proof(request.proofId);
+        // the verifier refuses plain responses to a direct_post.jwt request: ACCEPTED means it was encrypted
+        expect(proof.state, proof.errorReason).toBe("ACCEPTED");
+        expect(flatten(proof.proofInputs[0].claims)).toEqual({ given_name: "Erika" });
+      });
+    }
+
+    it("presentation-reject sends access_denied encrypted: both proofs end REJECTED", async () => {
+      const request = await share(
+        await proofSchema([{ schema: identity, claims: [["given_name", true]] }]),
+        "did",
+        DRAFT20,
+        "direct_post.jwt",
+      );
+      const { interactionId, proofId } = await handle(request.url);
+      const rejected = await walletApi("POST", "/api/interaction/v1/presentation-reject", { interactionId });
+      expect(rejected.status, rejected.text).toBe(204);
+      expect((await verifier.proof(request.proofId)).state).toBe("REJECTED");
+      expect((await walletApi("GET", `/api/proof-request/v1/${proofId}`)).json.state).toBe("REJECTED");
+    });
+
+    it("independent holder: a JWE holding a vp_token array and the presentation_submission object → ACCEPTED", async () => {
+      const request = await share(
+        await proofSchema([
+          { schema: identity, claims: [["given_name", true]] },
+          { schema: membership, claims: [["age", true]] },
+        ]),
+        "redirect_uri",
+        DRAFT20,
+        "direct_post.jwt",
+      );
+      const first = await verifier.present(credential, { given_name: true }, kb(request));
+      const second = await verifier.present(membershipCredential, { age: true }, kb(request));
+      const response = await postResponse({
+        response: await encrypted(request, {
+          vp_token: [first, second],
+          presentation_submission: JSON.parse(
+            submission(request, [
+              { id: "input_0", path: "$[0]" },
+              { id: "input_1", path: "$[1]" },
+            ]),
+          ),
+          state: request.payload.state,
+        }),
+      });
+      expect(response.status, response.text).toBe(200);
+      const proof = await verifier.proof(request.proofId);
+      expect(proof.state, proof.errorReason).toBe("ACCEPTED");
+      expect(flatten(proof.proofInputs[1].claims)).toEqual({ age: 42 });
+    });
+
+    it("an unreadable or misdirected JWE, or a plain response → 400 invalid_request and nothing changes", async () => {
+      const request = await share(
+        await proofSchema([{ schema: identity, claims: [["given_name", true]] }]),
+        "did",
+        DRAFT20,
+        "direct_post.jwt",
+      );
+      const presentation = await verifier.present(credential, { given_name: true }, kb(request));
+      const parameters = {
+        vp_token: presentation,
+        presentation_submission: JSON.parse(submission(request, [{ id: "input_0", path: "$" }])),
+        state: request.payload.state,
+      };
+      const stranger = { ...(await exportJWK((await generateKeyPair("ECDH-ES", { crv: "P-256" })).publicKey)) };
+      const valid = await encrypted(request, parameters);
+      // ECDH-ES (direct key agreement) has no encrypted key: spoil the authentication tag instead
+      const [protectedHeader, , iv, ciphertext, tag] = valid.split(".");
+      const spoiledTag = `${tag!.startsWith("A") ? "B" : "A"}${tag!.slice(1)}`;
+      const cases: [Record<string, string>, RegExp][] = [
+        [{ response: "not-a-jwe" }, /not a JWE/],
+        [{ response: await encrypted(request, parameters, stranger) }, /could not be decrypted/],
+        [{ response: `${protectedHeader}..${iv}.${ciphertext}.${spoiledTag}` }, /could not be decrypted/],
+        [{ response: await encrypted(request, { ...parameters, state: randomUUID() }) }, /state does not match/],
+        [
+          {
+            vp_token: presentation,
+            presentation_submission: JSON.stringify(parameters.presentation_submission),
+            state: request.payload.state,
+          },
+          /must be encrypted/,
+        ],
+      ];
+      for (const [form, reason] of cases) {
+        const response = await postResponse(form);
+        expect(response.status, JSON.stringify(form).slice(0, 80)).toBe(400);
+        expect(response.body.error).toBe("invalid_request");
+        expect(response.body.error_description).toMatch(reason);
+      }
+      const untouched = await verifier.proof(request.proofId);
+      expect(untouched.state).toBe("PENDING");
+      expect(untouched.errorReason).toBeUndefined();
+      expect((await verifier.history(request.proofId)).map((h) => h.action)).not.toContain("ERRORED");
+      const answered = await postResponse({ response: valid });
+      expect(answered.status, answered.text).toBe(200);
+      expect((await verifier.proof(request.proofId)).state).toBe("ACCEPTED");
+    });
+  });
+
+  describe("presentation_definition_uri (draft 20 §5.1)", () => {
+    it("protocol config: the definition by reference and direct_post.jwt; the credkit wallet fetches it → ACCEPTED", async () => {
+      const request = await share(
+        await proofSchema([
+          {
+            schema: identity,
+            claims: [
+              ["given_name", true],
+              ["address/street", false],
+            ],
+          },
+        ]),
+        "did",
+        DRAFT20_JWT_BY_REFERENCE,
+      );
+      const definitionUri = `${verifier.baseUrl}/ssi/openid4vp/draft-20/${request.proofId}/presentation-definition`;
+      expect(request.payload.presentation_definition_uri).toBe(definitionUri);
+      expect(request.payload.presentation_definition).toBeUndefined();
+      expect(request.payload.response_mode).toBe("direct_post.jwt");
+      const served = await fetch(definitionUri);
+      expect(served.status).toBe(200);
+      const definition = await served.json();
+      expect(definition.id).toBe(request.payload.state);
+      expect(definition.input_descriptors.map((d: { id: string }) => d.id)).toEqual(["input_0"]);
+
+      const { interactionId, proofId } = await handle(request.url);
+      const listed = await walletDefinition(proofId);
+      const requested = listed.requestGroups[0].requestedCredentials[0];
+      expect(requested.applicableCredentials).toContain(walletIdentityId);
+      const street = requested.fields.find((f: { name: string }) => f.name === "address/street").id;
+      const submitted = await walletApi("POST", "/api/interaction/v1/presentation-submit", {
+        interactionId,
+        submitCredentials: { input_0: { credentialId: walletIdentityId, submitClaims: [street] } },
+      });
+      expect(submitted.status, submitted.text).toBe(204);
+      const proof = await verifier.proof(request.proofId);
+      expect(proof.state, proof.errorReason).toBe("ACCEPTED");
+      expect(flatten(proof.proofInputs[0].claims)).toEqual({
+        given_name: "Erika",
+        "address/street": "Heidestraße 17",
+      });
+      // answered: the definition is not served any more
+      expect((await fetch(definitionUri)).status).toBe(404);
+    });
+
+    it("credkit wallet: an unreachable definition (404 → BR_0395) or both by value and by reference (BR_0085)", async () => {
+      const responseUri = `${verifier.baseUrl}/ssi/openid4vp/draft-20/response`;
+      const byValue = (extra: Record<string, string>) =>
+        `openid4vp-draft20://?${new URLSearchParams({
+          client_id: responseUri,
+          client_id_scheme: "redirect_uri",
+          response_type: "vp_token",
+          response_mode: "direct_post",
+          response_uri: responseUri,
+          nonce: randomUUID(),
+          state: randomUUID(),
+          ...extra,
+        })}`;
+      const missing = `${verifier.baseUrl}/ssi/openid4vp/draft-20/${randomUUID()}/presentation-definition`;
+      const unreachable = await walletApi("POST", "/api/interaction/v1/handle-invitation", {
+        url: byValue({ presentation_definition_uri: missing }),
+        organisationId: orgId,
+      });
+      expect(unreachable.status).toBe(400);
+      expect(unreachable.json.code).toBe("BR_0395");
+      expect(unreachable.json.cause.message).toContain(`presentation definition: GET ${missing} answered HTTP 404`);
+      const both = await walletApi("POST", "/api/interaction/v1/handle-invitation", {
+        url: byValue({
+          presentation_definition_uri: missing,
+          presentation_definition: JSON.stringify({ id: "x", input_descriptors: [{ id: "a", constraints: {} }] }),
+        }),
+        organisationId: orgId,
+      });
+      expect(both.status).toBe(400);
+      expect(both.json.code).toBe("BR_0085");
+      expect(both.json.cause.message).toContain("both presentation_definition and presentation_definition_uri");
     });
   });
 });

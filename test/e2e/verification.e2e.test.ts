@@ -446,7 +446,7 @@ describe("OpenID4VP verifier: proof schemas, proof requests, request objects and
       expectError(
         await api("POST", `/api/proof-request/v1/${created}/share`, { params: { clientIdScheme: "x509_san_dns" } }),
         400,
-        "BR_0112",
+        "BR_0084", // needs a CERTIFICATE verifier identifier (verification-client-id-prefixes.e2e.test.ts)
       );
       const withoutVerifier = await verifier.createProofRequest(proofSchemaId, { verifier: null });
       expectError(

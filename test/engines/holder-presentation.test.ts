@@ -448,8 +448,13 @@ describe.each(WALLET_STORAGES)(
       const clientId = new URL(url).searchParams.get("client_id")!;
       const cases: [string, string][] = [
         [
-          `openid4vp://?client_id=${encodeURIComponent(`x509_san_dns:verifier.example`)}&request_uri=${encodeURIComponent(requestUri)}`,
+          `openid4vp://?client_id=${encodeURIComponent(`openid_federation:https://verifier.example`)}&request_uri=${encodeURIComponent(requestUri)}`,
           "unsupported client_id prefix",
+        ],
+        // a prefix the wallet supports, but whose requests must be signed (x509, see verification-client-id-prefixes)
+        [
+          `openid4vp://?client_id=${encodeURIComponent(`x509_san_dns:verifier.example`)}&request_uri=${encodeURIComponent(requestUri)}`,
+          "must be signed",
         ],
         [
           `openid4vp://?client_id=verifier&request_uri=${encodeURIComponent(requestUri)}`,

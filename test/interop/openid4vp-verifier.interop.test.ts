@@ -526,3 +526,256 @@ describe("interop: credkit's wallet answers an @openid4vc/openid4vp verifier (DC
     }
   });
 });
+
+/**
+ * An independent OpenID4VP draft 20 verifier: the library creates the request (client_id_scheme redirect_uri, a
+ * Presentation Exchange definition by value or by reference, direct_post.jwt with JARM client metadata) and parses
+ * the encrypted response; the presentations are verified as above and the submission checked here.
+ */
+async function startDraft20Verifier() {
+  interface Draft20Session {
+    payload: Record<string, unknown> & { client_id: string; nonce: string; state: string };
+    definition: Record<string, unknown>;
+    privateKey: CryptoKey;
+    publicJwk: JWK;
+    jweHeader?: Record<string, unknown>;
+    submission?: { definition_id: string; descriptor_map: { id: string; format: string; path: string }[] };
+    presented?: Record<string, unknown>[];
+    definitionFetched?: boolean;
+    error?: string;
+    failure?: string;
+  }
+  const sessions = new Map<string, Draft20Session>();
+  const callbacks = {
+    hash: (data, alg) => new Uint8Array(createHash(alg.replace("-", "")).update(data).digest()),
+    fetch: (input, init) => fetch(input, init),
+    signJwt: () => {
+      throw new Error("this verifier sends unsigned requests");
+    },
+    verifyJwt: () => {
+      throw new Error("no signed JWTs expected");
+    },
+    encryptJwe: () => {
+      throw new Error("no encrypted requests");
+    },
+    decryptJwe: async (jwe) => {
+      const { kid } = decodeProtectedHeader(jwe);
+      const session = kid ? sessions.get(kid) : undefined;
+      if (!session) return { decrypted: false };
+      const { plaintext } = await compactDecrypt(jwe, session.privateKey);
+      return {
+        decrypted: true,
+        decryptionJwk: session.publicJwk as never,
+        payload: new TextDecoder().decode(plaintext),
+      };
+    },
+  } satisfies ConstructorParameters<typeof Openid4vpVerifier>[0]["callbacks"];
+  const library = new Openid4vpVerifier({ callbacks });
+  let base = "";
+  const respond = (res: ServerResponse, status: number, body: unknown, type = "application/json") =>
+    res.writeHead(status, { "content-type": type }).end(typeof body === "string" ? body : JSON.stringify(body));
+
+  async function handleResponse(form: URLSearchParams): Promise<[number, unknown]> {
+    const jwe = form.get("response");
+    if (!jwe) return [400, { error: "invalid_request", error_description: "direct_post.jwt expected" }];
+    const session = sessions.get(String(decodeProtectedHeader(jwe).kid));
+    if (!session) return [400, { error: "invalid_request", error_description: "unknown key" }];
+    session.jweHeader = decodeProtectedHeader(jwe) as Record<string, unknown>;
+    try {
+      const parsed = await library.parseOpenid4vpAuthorizationResponse({
+        authorizationResponse: Object.fromEntries(form),
+        // by reference, the definition the wallet was sent
+        authorizationRequestPayload: { ...session.payload, presentation_definition: session.definition } as never,
+        callbacks,
+      });
+      if (parsed.type !== "pex") throw new Error(`expected a Presentation Exchange response, got ${parsed.type}`);
+      const submission = parsed.pex.presentationSubmission as Draft20Session["submission"];
+      if (submission?.definition_id !== session.definition.id)
+        throw new Error("the submission answers another definition");
+      session.submission = submission;
+      const presented: Record<string, unknown>[] = [];
+      for (const presentation of parsed.pex.presentations) {
+        if (typeof presentation !== "string") throw new Error("SD-JWT VC presentations are strings");
+        presented.push(await verifyPresentation(presentation, parsed.expectedNonce, session.payload.client_id));
+      }
+      session.presented = presented;
+      return [200, {}];
+    } catch (error) {
+      session.failure = error instanceof Error ? error.message : String(error);
+      return [400, { error: "invalid_request", error_description: session.failure }];
+    }
+  }
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const url = new URL(req.url ?? "/", base);
+    const definitionMatch = /^\/definition\/([\w-]+)$/.exec(url.pathname);
+    if (definitionMatch && req.method === "GET") {
+      const session = sessions.get(definitionMatch[1]!);
+      if (!session) return respond(res, 404, { error: "not_found" });
+      session.definitionFetched = true;
+      return respond(res, 200, session.definition);
+    }
+    if (url.pathname === "/response" && req.method === "POST") {
+      const [status, answer] = await handleResponse(new URLSearchParams(body));
+      return respond(res, status, answer);
+    }
+    respond(res, 404, { error: "not_found" });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const responseUri = `${base}/response`;
+
+  return {
+    responseUri,
+    async createRequest(definition: Record<string, unknown>, options: { byReference?: boolean } = {}) {
+      const state = randomUUID();
+      const pair = await generateKeyPair("ECDH-ES", { crv: "P-256", extractable: true });
+      const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: state, use: "enc", alg: "ECDH-ES" };
+      const created = await library.createOpenId4vpAuthorizationRequest({
+        authorizationRequestPayload: {
+          response_type: "vp_token",
+          client_id: responseUri,
+          client_id_scheme: "redirect_uri",
+          response_uri: responseUri,
+          response_mode: "direct_post.jwt",
+          nonce: randomBytes(16).toString("base64url"),
+          state,
+          ...(options.byReference
+            ? { presentation_definition_uri: `${base}/definition/${state}` }
+            : { presentation_definition: definition }),
+          client_metadata: {
+            vp_formats: { "vc+sd-jwt": { "sd-jwt_alg_values": ["EdDSA", "ES256"], "kb-jwt_alg_values": ["EdDSA"] } },
+            jwks: { keys: [publicJwk] },
+            authorization_encrypted_response_alg: "ECDH-ES",
+            authorization_encrypted_response_enc: "A256GCM",
+          } as never,
+        } as never,
+      });
+      const session: Draft20Session = {
+        payload: created.authorizationRequestPayload as Draft20Session["payload"],
+        definition,
+        privateKey: pair.privateKey as CryptoKey,
+        publicJwk,
+      };
+      sessions.set(state, session);
+      return { url: created.authorizationRequest, session };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe("interop: credkit's wallet answers an @openid4vc/openid4vp draft 20 verifier (PEX, direct_post.jwt)", () => {
+  let issuer: IssuerFixture;
+  let wallet: Credkit;
+  let verifier: Awaited<ReturnType<typeof startDraft20Verifier>>;
+  let orgId: string;
+  let credentialId: string;
+
+  beforeAll(async () => {
+    issuer = await startIssuerFixture();
+    verifier = await startDraft20Verifier();
+    wallet = await createTestKit({ config: { app: { http: { allowInsecureHttpTransport: true } } } });
+    orgId = (await wallet.organisations.create({ name: `wallet ${randomUUID()}` })).id;
+    const keyId = (
+      await wallet.keys.create({
+        organisationId: orgId,
+        keyType: "EDDSA",
+        keyParams: {},
+        name: "holder",
+        storageType: "INTERNAL",
+        storageParams: {},
+      })
+    ).id;
+    const offer = await issuer.createOffer();
+    const { interactionId } = await wallet.holder.handleInvitation({ url: offer.url, organisationId: orgId });
+    credentialId = (await wallet.holder.acceptIssuance({ interactionId, keyId })).id;
+  });
+
+  afterAll(async () => {
+    await verifier?.close();
+    await wallet?.close();
+    await issuer?.close();
+  });
+
+  /** identity or diploma (pick 1 of group A): the wallet holds only the identity */
+  const definition = () => ({
+    id: randomUUID(),
+    submission_requirements: [{ name: "identity or diploma", rule: "pick", count: 1, from: "A" }],
+    input_descriptors: [
+      {
+        id: "pid",
+        group: ["A"],
+        format: { "vc+sd-jwt": { "sd-jwt_alg_values": ["EdDSA"], "kb-jwt_alg_values": ["EdDSA"] } },
+        constraints: {
+          limit_disclosure: "required",
+          fields: [
+            { path: ["$.vct"], filter: { type: "string", const: issuer.schema.vct } },
+            { id: "name", path: ["$.given_name"] },
+            { id: "street", path: ["$.address.street"], optional: true },
+          ],
+        },
+      },
+      {
+        id: "diploma",
+        group: ["A"],
+        constraints: {
+          fields: [{ path: ["$.vct"], filter: { type: "string", const: "https://example.org/diploma" } }],
+        },
+      },
+    ],
+  });
+
+  for (const byReference of [false, true]) {
+    it(`definition ${byReference ? "by reference (presentation_definition_uri)" : "by value"}: submission_requirements listed and met, the response encrypted with the verifier's enc`, async () => {
+      const { url, session } = await verifier.createRequest(definition(), { byReference });
+      const handled = await wallet.holder.handleInvitation({ url, organisationId: orgId });
+      expect(handled.interactionType).toBe("VERIFICATION");
+      expect(handled.protocol).toBe("OPENID4VP_DRAFT20");
+      expect(session.definitionFetched ?? false).toBe(byReference);
+
+      const listed = await wallet.holder.getPresentationDefinitionV1(handled.proofId!);
+      expect(listed.requestGroups).toHaveLength(1);
+      const [group] = listed.requestGroups;
+      expect(group).toMatchObject({ id: "A", name: "identity or diploma", rule: { type: "pick", count: 1 } });
+      const [pid, diploma] = group!.requestedCredentials;
+      expect(pid!.applicableCredentials).toEqual([credentialId]);
+      expect(diploma!.applicableCredentials).toEqual([]);
+
+      // both alternatives at once break `count: 1`: refused before anything is sent
+      await expect(
+        wallet.holder.submitPresentationV1({
+          interactionId: handled.interactionId,
+          submitCredentials: {
+            pid: { credentialId, submitClaims: [] },
+            diploma: { credentialId, submitClaims: [] },
+          },
+        }),
+      ).rejects.toMatchObject({ code: "BR_0291" });
+      expect(session.jweHeader).toBeUndefined();
+
+      await wallet.holder.submitPresentationV1({
+        interactionId: handled.interactionId,
+        submitCredentials: { pid: { credentialId, submitClaims: ["street"] } },
+      });
+      expect(session.failure).toBeUndefined();
+      expect(session.jweHeader).toMatchObject({ alg: "ECDH-ES", enc: "A256GCM", kid: session.payload.state });
+      expect(session.submission!.descriptor_map).toEqual([{ id: "pid", format: "vc+sd-jwt", path: "$" }]);
+      const [claims] = session.presented!;
+      expect(claims).toMatchObject({
+        vct: issuer.schema.vct,
+        given_name: "Erika",
+        address: { street: "Heidestraße 17" },
+      });
+      expect(claims!.age).toBeUndefined();
+      const proof = await wallet.proofRequests.get(handled.proofId!);
+      expect(proof.state).toBe("ACCEPTED");
+    });
+  }
+});

@@ -416,3 +416,94 @@ describe("interop: an @openid4vc/openid4vp wallet presents SD-JWT VCs to credkit
     ]);
   });
 });
+
+describe("interop: an @openid4vc/openid4vp wallet answers credkit's OpenID4VP draft 20 verifier (PEX, direct_post.jwt)", () => {
+  let verifier: VerifierFixture;
+  let full: StoredCredential;
+
+  beforeAll(async () => {
+    verifier = await startVerifierFixture({ revocation: true });
+    full = await obtain(verifier.issuer.schema, DEFAULT_CLAIMS, verifier.now);
+  });
+  afterAll(async () => {
+    await verifier?.close();
+  });
+
+  it("did + direct_post.jwt: the library resolves the signed draft-20 request and encrypts its response (JARM)", async () => {
+    const proofSchemaId = await verifier.createProofSchema([
+      { schema: verifier.issuer.schema, claims: [{ path: "given_name", required: true }] },
+    ]);
+    const created = await verifier.api("POST", "/api/proof-request/v1", {
+      proofSchemaId,
+      protocol: "OPENID4VP_DRAFT20",
+      verifier: verifier.verifierIdentifierId,
+    });
+    expect(created.status, created.text).toBe(201);
+    const shared = await verifier.api("POST", `/api/proof-request/v1/${created.json.id}/share`, {
+      params: { clientIdScheme: "did", responseMode: "direct_post.jwt" },
+    });
+    expect(shared.status, shared.text).toBe(201);
+
+    verifiedJwts.length = 0;
+    const parsed = client.parseOpenid4vpAuthorizationRequest({ authorizationRequest: shared.json.url as string });
+    const resolved = await client.resolveOpenId4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params });
+    expect(resolved.version).toBeLessThan(22); // client_id_scheme: a draft before 22
+    expect(resolved.client.identifier).toBe(verifier.verifierDid);
+    expect(verifiedJwts).toEqual([expect.objectContaining({ method: "did", alg: "ES256" })]);
+    expect(resolved.dcql).toBeUndefined();
+    const definition = resolved.pex!.presentation_definition as {
+      id: string;
+      input_descriptors: { id: string; constraints: { fields: { path: string[] }[] } }[];
+    };
+    expect(definition.input_descriptors.map((d) => d.id)).toEqual(["input_0"]);
+    expect(definition.input_descriptors[0]!.constraints.fields.map((f) => f.path[0])).toEqual([
+      "$.vct",
+      "$.given_name",
+    ]);
+
+    const request = resolved.authorizationRequestPayload as Openid4vpAuthorizationRequest;
+    const sdjwt = new SDJwtVcInstance({
+      hasher,
+      hashAlg: "sha-256",
+      kbSigner: await ES256.getSigner(full.privateJwk),
+      kbSignAlg: "ES256",
+    });
+    const presentation = await sdjwt.present(full.sdJwt, { given_name: true } as never, {
+      kb: {
+        payload: { aud: request.client_id!, nonce: request.nonce, iat: Math.floor(verifier.now().getTime() / 1000) },
+      },
+    });
+    const response = await client.createOpenid4vpAuthorizationResponse({
+      authorizationRequestPayload: request,
+      authorizationResponsePayload: {
+        vp_token: presentation,
+        presentation_submission: {
+          id: randomBytes(8).toString("hex"),
+          definition_id: definition.id,
+          descriptor_map: [{ id: "input_0", format: "vc+sd-jwt", path: "$" }],
+        },
+      },
+      jarm: {
+        encryption: { nonce: randomBytes(16).toString("base64url") },
+        serverMetadata: {
+          authorization_signing_alg_values_supported: [],
+          authorization_encryption_alg_values_supported: ["ECDH-ES"],
+          authorization_encryption_enc_values_supported: ["A128GCM", "A256GCM"],
+        },
+      },
+    });
+    expect(response.jarm?.responseJwt.split(".")).toHaveLength(5);
+    const submitted = await client.submitOpenid4vpAuthorizationResponse({
+      authorizationRequestPayload: request,
+      authorizationResponsePayload: response.authorizationResponsePayload,
+      jarm: { responseJwt: response.jarm!.responseJwt },
+    });
+    expect(submitted.responseMode).toBe("direct_post.jwt");
+    expect(submitted.response.status, await submitted.response.clone().text()).toBe(200);
+    const proof = await verifier.proof(created.json.id);
+    expect(proof.state, proof.errorReason).toBe("ACCEPTED");
+    expect(proof.proofInputs[0].claims.map((c: { path: string; value: unknown }) => [c.path, c.value])).toEqual([
+      ["given_name", "Erika"],
+    ]);
+  });
+});

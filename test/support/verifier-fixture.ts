@@ -145,7 +145,15 @@ export interface VerifierFixture {
     holder?: HolderKey;
   }): Promise<IssuedCredential>;
   /** POST /api/proof-schema/v1 → id */
-  createProofSchema(inputs: ProofInputSpec[], options?: { name?: string; expireDuration?: number }): Promise<string>;
+  createProofSchema(
+    inputs: ProofInputSpec[],
+    options?: {
+      name?: string;
+      expireDuration?: number;
+      /** alternatives: options as positions in `inputs` */
+      credentialSets?: { options: number[][]; required?: boolean }[];
+    },
+  ): Promise<string>;
   /** POST /api/proof-request/v1 → id; `verifier: null` leaves the verifier identifier out */
   createProofRequest(
     proofSchemaId: string,
@@ -320,7 +328,7 @@ export async function startVerifierFixture(options: VerifierFixtureOptions = {})
         };
       },
 
-      async createProofSchema(inputs, { name, expireDuration } = {}) {
+      async createProofSchema(inputs, { name, expireDuration, credentialSets } = {}) {
         proofSchemaCount++;
         return expectStatus(
           await api("POST", "/api/proof-schema/v1", {
@@ -335,6 +343,12 @@ export async function startVerifierFixture(options: VerifierFixtureOptions = {})
                 return { id, required: claim.required };
               }),
             })),
+            ...(credentialSets && {
+              credentialSets: credentialSets.map((set) => ({
+                ...set,
+                options: set.options.map((option) => option.map((index) => inputs[index]!.schema.id)),
+              })),
+            }),
           }),
           201,
           "proof schema",

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { IDENTIFIER_STATES, IDENTIFIER_TYPES } from "../../domain/enums.js";
-import type { Identifier } from "../../domain/identifier.js";
+import { CERTIFICATE_ROLES, IDENTIFIER_STATES, IDENTIFIER_TYPES } from "../../domain/enums.js";
+import type { Certificate, Identifier } from "../../domain/identifier.js";
 import type { Key } from "../../domain/key.js";
 import { CredkitError } from "../../errors/credkit-error.js";
 import type { Condition, Page } from "../../ports/storage.js";
@@ -12,14 +12,20 @@ import { parseId } from "../common/parse-id.js";
 import { parseInput } from "../common/parse-input.js";
 import { recordHistory } from "../history/record-history.js";
 import { buildListQuery, inFilter, listInputSchema } from "../list/list-input.js";
+import type { CertificateService } from "./certificate-service.js";
 import type { DidService } from "./did-service.js";
 import { identifierDidInputSchema } from "./did-service.js";
+import { certificateAuthorityInputSchema, certificateInputSchema } from "./identifier-certificates.js";
 import {
   type IdentifierDetailDto,
   type IdentifierListItemDto,
   toIdentifierDetail,
   toIdentifierListItem,
 } from "./identifier-dto.js";
+import {
+  identifierTrustInformationInputSchema,
+  validateIdentifierTrustInformation,
+} from "./identifier-trust-information.js";
 
 /** POST /api/identifier/v1 (reference §3.3): exactly one of did / key / certificates (BR_0206). */
 export const createIdentifierInputSchema = z
@@ -30,9 +36,11 @@ export const createIdentifierInputSchema = z
     key: z.object({ keyId: z.uuid() }).strict().optional(),
     /** deprecated top-level form of key.keyId */
     keyId: z.uuid().optional(),
-    certificates: z.array(z.record(z.string(), z.unknown())).optional(),
-    certificateAuthorities: z.array(z.record(z.string(), z.unknown())).optional(),
-    trustInformation: z.unknown().optional(),
+    /** type CERTIFICATE (see identifier-certificates.ts) */
+    certificates: z.array(certificateInputSchema).optional(),
+    /** type CA */
+    certificateAuthorities: z.array(certificateAuthorityInputSchema).optional(),
+    trustInformation: identifierTrustInformationInputSchema.optional(),
   })
   .strict();
 export type CreateIdentifierInput = z.input<typeof createIdentifierInputSchema>;
@@ -49,6 +57,9 @@ export const listIdentifiersInputSchema = listInputSchema({
     keyAlgorithms: z.array(z.string()).optional(),
     keyRoles: z.array(z.string()).optional(),
     keyStorages: z.array(z.string()).optional(),
+    /** identifiers with a certificate of these roles (certificateRolesMatchMode ANY, the default, or ALL) */
+    certificateRoles: z.array(z.enum(CERTIFICATE_ROLES)).optional(),
+    certificateRolesMatchMode: z.enum(["ANY", "ALL"]).optional(),
   },
 });
 export type ListIdentifiersInput = z.input<typeof listIdentifiersInputSchema>;
@@ -64,7 +75,23 @@ export interface IdentifierService {
 
 const notDeleted: Condition = { op: "isNull", column: "deletedAt" };
 
-export function createIdentifierService(deps: EngineDeps, dids: DidService): IdentifierService {
+/** Identifiers with a certificate carrying any (ANY) or every (ALL) of `roles` (stored as a JSON array of names). */
+function certificateRolesCondition(roles: readonly string[] | undefined, mode: "ANY" | "ALL" = "ANY") {
+  if (roles === undefined) return undefined;
+  const has = roles.map((role): Condition => ({ op: "contains", column: "roles", value: JSON.stringify(role) }));
+  return {
+    op: "exists",
+    table: "certificate",
+    on: { identifierId: "id" },
+    where: { op: mode === "ALL" ? "and" : "or", conditions: has },
+  } satisfies Condition;
+}
+
+export function createIdentifierService(
+  deps: EngineDeps,
+  dids: DidService,
+  certificates: Pick<CertificateService, "prepare" | "insert" | "ofIdentifier">,
+): IdentifierService {
   const { storage, clock } = deps;
 
   async function load(id: string, context: CallContext = UNSCOPED): Promise<Identifier> {
@@ -95,18 +122,21 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
       const variants = [
         input.did !== undefined,
         keyId !== undefined,
-        input.certificates !== undefined || input.certificateAuthorities !== undefined,
+        input.certificates !== undefined,
+        input.certificateAuthorities !== undefined,
       ];
       if (variants.filter(Boolean).length !== 1 || (input.key && input.keyId)) {
-        throw new CredkitError("BR_0206", "give exactly one of did, key or certificates");
-      }
-      if (input.certificates || input.certificateAuthorities) {
-        throw new CredkitError("BR_0396", "certificate identifiers are not supported yet");
+        throw new CredkitError("BR_0206", "give exactly one of did, key, certificates or certificateAuthorities");
       }
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
       await requireActiveOrganisation(storage, organisationId);
       const id = deps.newId();
       const now = clock.now();
+      // checked before the transaction: a refused attestation stores nothing
+      const trustInformation =
+        input.trustInformation === undefined
+          ? undefined
+          : validateIdentifierTrustInformation(input.trustInformation, now);
       await storage.transaction(async (tx) => {
         const base = {
           id,
@@ -114,11 +144,12 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
           name: input.name,
           state: "ACTIVE" as const,
           isRemote: false,
-          ...(input.trustInformation !== undefined && { trustInformation: input.trustInformation }),
+          ...(trustInformation !== undefined && { trustInformation }),
           createdDate: now,
           lastModified: now,
         };
         let identifier: Identifier;
+        let certificateRows: Certificate[] = [];
         if (input.did) {
           const did = await dids.insertDid(
             tx,
@@ -127,6 +158,11 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
             organisationId,
           );
           identifier = { ...base, type: "DID", didId: did.id };
+        } else if (input.certificates || input.certificateAuthorities) {
+          const type = input.certificates ? "CERTIFICATE" : "CA";
+          const entries = input.certificates ?? input.certificateAuthorities ?? [];
+          certificateRows = await certificates.prepare(tx, { identifierId: id, organisationId, type, entries });
+          identifier = { ...base, type };
         } else {
           const key = await tx.keys.get(keyId!);
           if (!key || key.organisationId !== organisationId)
@@ -134,6 +170,7 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
           identifier = { ...base, type: "KEY", keyId: key.id };
         }
         await tx.identifiers.insert(identifier);
+        await certificates.insert(tx, context, certificateRows);
         await recordHistory(deps, tx, context, {
           action: "CREATED",
           entityType: "IDENTIFIER",
@@ -155,7 +192,16 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
           ? []
           : (await storage.keys.findMany({ op: "in", column: "id", values: keyIds })).map((k) => [k.id, k]),
       );
-      return toIdentifierDetail(identifier, { ...(did && { did }), ...(key && { key }), keys });
+      const certificateDtos =
+        identifier.type === "CERTIFICATE" || identifier.type === "CA"
+          ? await certificates.ofIdentifier(identifier.id)
+          : undefined;
+      return toIdentifierDetail(identifier, {
+        ...(did && { did }),
+        ...(key && { key }),
+        keys,
+        ...(certificateDtos && { certificates: certificateDtos }),
+      });
     },
 
     async list(rawInput, context = UNSCOPED) {
@@ -185,6 +231,7 @@ export function createIdentifierService(deps: EngineDeps, dids: DidService): Ide
                   where: { op: "in", column: "role", values: input.keyRoles },
                 }
               : undefined,
+            certificateRolesCondition(input.certificateRoles, input.certificateRolesMatchMode),
           ],
         }),
       );

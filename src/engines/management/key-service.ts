@@ -13,6 +13,7 @@ import { parseId } from "../common/parse-id.js";
 import { parseInput } from "../common/parse-input.js";
 import { recordHistory } from "../history/record-history.js";
 import { buildListQuery, inFilter, listInputSchema } from "../list/list-input.js";
+import { generateCsrInputSchema, generateKeyCsr } from "./key-csr.js";
 import { type KeyDetailDto, type KeyListItemDto, toKeyDetail, toKeyListItem } from "./key-dto.js";
 
 /** POST /api/key/v1 body (reference §3.2). `storageParams.jwk` imports a private JWK instead of generating. */
@@ -47,6 +48,8 @@ export interface KeyService {
   create(input: CreateKeyInput, context?: CallContext): Promise<{ id: string }>;
   get(id: string, context?: CallContext): Promise<KeyDetailDto>;
   list(input: ListKeysInput, context?: CallContext): Promise<Page<KeyListItemDto>>;
+  /** POST /api/key/v1/{id}/generate-csr: a PKCS#10 request signed by the key (see generateKeyCsr) */
+  generateCsr(id: string, input: unknown, context?: CallContext): Promise<{ content: string }>;
   /** the stored entity, scoped like get (for other engines) */
   load(id: string, context?: CallContext): Promise<Key>;
 }
@@ -124,6 +127,20 @@ export function createKeyService(deps: EngineDeps): KeyService {
         }),
       );
       return { ...page, values: page.values.map(toKeyListItem) };
+    },
+
+    async generateCsr(id, rawInput, context = UNSCOPED) {
+      const input = parseInput(generateCsrInputSchema, rawInput);
+      const key = await load(id, context);
+      const csr = await generateKeyCsr(providers, key, input);
+      await recordHistory(deps, storage, context, {
+        action: "CSR_GENERATED",
+        entityType: "KEY",
+        entityId: key.id,
+        name: key.name,
+        organisationId: key.organisationId,
+      });
+      return csr;
     },
 
     load,

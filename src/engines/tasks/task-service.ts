@@ -6,6 +6,7 @@ import type { Condition, Storage } from "../../ports/storage.js";
 import type { HolderService } from "../holder/holder-service.js";
 import type { CredentialService } from "../issuer/credential-service.js";
 import type { Openid4vciIssuerService } from "../issuer/openid4vci/openid4vci-issuer-service.js";
+import type { CertificateService } from "../management/certificate-service.js";
 import type { NotificationService } from "../notification/notification-service.js";
 import type { Openid4vpVerifier } from "../verifier/openid4vp/openid4vp-verifier.js";
 import type { ProofRequestService } from "../verifier/proof-request-service.js";
@@ -34,6 +35,7 @@ export interface TaskTargets {
   credentials: Pick<CredentialService, "reactivate">;
   proofRequests: Pick<ProofRequestService, "deleteClaims">;
   holder: Pick<HolderService, "checkRevocation">;
+  certificates: Pick<CertificateService, "checkStates">;
 }
 
 export interface TaskService {
@@ -56,6 +58,7 @@ const PARAM_SCHEMAS: Record<string, z.ZodType<Record<string, unknown>>> = {
   SUSPEND_CHECK: noParams,
   RETAIN_PROOF_CHECK: noParams,
   HOLDER_CHECK_CREDENTIAL_STATUS: noParams,
+  CERTIFICATE_CHECK: noParams,
 };
 
 const eq = (column: string, value: string): Condition => ({ op: "eq", column, value });
@@ -144,6 +147,11 @@ export function createTaskService(targets: TaskTargets): TaskService {
         }
       }
       return { totalChecks: updatedProofIds.length + failedProofIds.length, updatedProofIds, failedProofIds };
+    },
+
+    // certificates move NOT_YET_ACTIVE → ACTIVE → EXPIRED by date; identifiers left without one are deactivated
+    async CERTIFICATE_CHECK() {
+      return { ...(await targets.certificates.checkStates()) };
     },
 
     // held credentials (ACCEPTED or SUSPENDED) are checked against their status lists (reference §8)

@@ -1,5 +1,5 @@
 import type { ClaimSchema, CredentialSchema } from "../../domain/credential-schema.js";
-import type { ProofInputSchema } from "../../domain/proof-schema.js";
+import type { ProofCredentialSet, ProofInputSchema } from "../../domain/proof-schema.js";
 import { flattenClaimSchemas } from "../issuer/credential-schema-dto.js";
 
 export interface DcqlClaim {
@@ -42,13 +42,38 @@ export function claimsPathOf(schema: CredentialSchema, claimPath: string): (stri
 }
 
 /**
+ * `credential_sets` (OpenID4VP 1.0 §6.2) of a proof schema's alternatives; inputs no set names become required sets of
+ * their own, since a query outside every set would not be requested at all. Undefined without alternatives.
+ */
+export function buildCredentialSets(
+  inputs: readonly { input: ProofInputSchema }[],
+  sets: readonly ProofCredentialSet[] | undefined,
+): DcqlQueryObject["credential_sets"] {
+  if (!sets || sets.length === 0) return undefined;
+  const named = new Set(sets.flatMap((set) => set.options.flat()));
+  return [
+    ...sets.map((set) => ({
+      options: set.options.map((option) => option.map(credentialQueryId)),
+      required: set.required,
+    })),
+    ...inputs
+      .filter(({ input }) => !named.has(input.order))
+      .map(({ input }) => ({ options: [[credentialQueryId(input.order)]], required: true })),
+  ];
+}
+
+/**
  * The DCQL query (OpenID4VP 1.0 §6) of a proof schema: one credential query per proof input, matched by `vct`, with
  * its requested claims. Optional claims are expressed with `claim_sets`: first all claims, then only the required ones.
+ * Alternatives between inputs (`credentialSets`) become `credential_sets`.
  */
 export function buildDcqlQuery(
   inputs: readonly { input: ProofInputSchema; schema: CredentialSchema }[],
+  credentialSets?: readonly ProofCredentialSet[],
 ): DcqlQueryObject {
+  const sets = buildCredentialSets(inputs, credentialSets);
   return {
+    ...(sets && { credential_sets: sets }),
     credentials: inputs.map(({ input, schema }) => {
       const paths = new Map(flattenClaimSchemas(schema.claims).map((e) => [e.claim.id, e.path]));
       const claims = input.claimSchemas.map((c, i) => ({

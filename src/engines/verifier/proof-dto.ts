@@ -1,6 +1,8 @@
 import type { Identifier } from "../../domain/identifier.js";
 import type { Proof } from "../../domain/proof.js";
 import type { ProofSchema } from "../../domain/proof-schema.js";
+import { type ProofTrustInformationDto, toProofTrustInformationDto } from "../common/proof-trust.js";
+import type { VerifierAuthenticationDto } from "../common/verifier-authentication-dto.js";
 import type { ClaimDto } from "../issuer/credential-claims.js";
 import type { CredentialDetailDto } from "../issuer/credential-dto.js";
 import type { CredentialSchemaListItemDto } from "../issuer/credential-schema-dto.js";
@@ -37,6 +39,10 @@ export interface ProofDetailDto extends ProofListItemDto {
   claimsRemovedAt?: Date;
   /** readable reason of an ERROR outcome (credkit extension) */
   errorReason?: string;
+  /** holder proofs (credkit extension): how the wallet authenticated the verifier (OpenID4VP 1.0 §5.9.3) */
+  verifierAuthentication?: VerifierAuthenticationDto;
+  /** holder proofs: the verifier's trust information received with the request (OpenID4VP 1.0 `verifier_info`) */
+  trustInformation?: ProofTrustInformationDto;
 }
 
 export interface ProofRelations {
@@ -71,5 +77,6 @@ export function toProofDetail(proof: Proof, related: ProofRelations, inputs: Pro
     proofInputs: inputs,
     ...(proof.claimsRemovedAt !== undefined && { claimsRemovedAt: proof.claimsRemovedAt }),
     ...(proof.errorReason !== undefined && { errorReason: proof.errorReason }),
+    ...toProofTrustInformationDto(proof),
   };
 }

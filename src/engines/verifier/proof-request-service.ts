@@ -12,6 +12,8 @@ import type { EngineDeps } from "../common/engine-deps.js";
 import { requireActiveOrganisation, requireInScope, resolveTargetOrganisation } from "../common/organisation-scope.js";
 import { parseId } from "../common/parse-id.js";
 import { parseInput } from "../common/parse-input.js";
+import { type ProofTrustDetailDto, toProofTrustDetail } from "../common/proof-trust.js";
+import { holderVerifierAuthentication } from "../common/verifier-authentication-dto.js";
 import { recordHistory } from "../history/record-history.js";
 import { datatypeResolver, toClaimDtos } from "../issuer/credential-claims.js";
 import { toCredentialDetail } from "../issuer/credential-dto.js";
@@ -96,6 +98,8 @@ export interface ProofRequestService {
   share(id: string, input?: ShareProofRequestInput, context?: CallContext): Promise<{ url: string; expiresAt?: Date }>;
   delete(id: string, context?: CallContext): Promise<void>;
   deleteClaims(id: string, context?: CallContext): Promise<void>;
+  /** GET /api/proof-request/v1/{id}/trust-detail: the verifier's EUDI trust information a wallet received, or `{}` */
+  trustDetail(id: string, context?: CallContext): Promise<ProofTrustDetailDto>;
   load(id: string, context?: CallContext): Promise<Proof>;
 }
 
@@ -159,14 +163,30 @@ export function createProofRequestService(
       if (input.webhookDestinationUrl !== undefined)
         validateWebhookDestination(config, "verificationProtocol", input.protocol, input.webhookDestinationUrl);
       let verifierId: string | undefined;
-      if (input.verifier || input.verifierDid) {
+      // verifierCertificate: a certificate of the verifier identifier (x509 client_id prefixes); alone, it names it
+      const certificate = input.verifierCertificate
+        ? await storage.certificates.get(input.verifierCertificate)
+        : undefined;
+      // (scoped through its identifier below: it must be on the organisation's verifier identifier)
+      if (input.verifierCertificate && !certificate) {
+        throw new CredkitError("BR_0223", `certificate ${input.verifierCertificate} not found`);
+      }
+      if (input.verifier || input.verifierDid || certificate) {
         const identifier = input.verifier
           ? await storage.identifiers.get(input.verifier)
-          : await storage.identifiers.findOne({ op: "eq", column: "didId", value: input.verifierDid! });
+          : certificate && !input.verifierDid
+            ? await storage.identifiers.get(certificate.identifierId)
+            : await storage.identifiers.findOne({ op: "eq", column: "didId", value: input.verifierDid! });
         if (!identifier || identifier.deletedAt || identifier.organisationId !== organisationId) {
           throw new CredkitError("BR_0207", `verifier identifier ${input.verifier ?? input.verifierDid} not found`);
         }
         if (identifier.state !== "ACTIVE") throw new CredkitError("BR_0218", "the verifier identifier is deactivated");
+        if (certificate && certificate.identifierId !== identifier.id) {
+          throw new CredkitError(
+            "BR_0223",
+            `certificate ${certificate.id} is not on verifier identifier ${identifier.id}`,
+          );
+        }
         verifierId = identifier.id;
       }
       const id = deps.newId();
@@ -180,6 +200,7 @@ export function createProofRequestService(
         proofSchemaId: schema.id,
         ...(verifierId !== undefined && { verifierIdentifierId: verifierId }),
         ...(input.verifierKey !== undefined && { verifierKeyId: input.verifierKey }),
+        ...(certificate && { verifierCertificateId: certificate.id }),
         transport: input.transport?.[0] ?? "HTTP",
         ...(input.redirectUri !== undefined && { redirectUri: input.redirectUri }),
         ...(input.profile !== undefined && { profile: input.profile }),
@@ -202,7 +223,11 @@ export function createProofRequestService(
 
     async get(id, context = UNSCOPED) {
       const proof = await load(id, context);
-      return toProofDetail(proof, await relations(storage, proof), await proofInputs(proof));
+      return {
+        ...toProofDetail(proof, await relations(storage, proof), await proofInputs(proof)),
+        // holder proofs: the verifier as the wallet authenticated it
+        ...(await holderVerifierAuthentication(storage, proof)),
+      };
     },
 
     async list(rawInput, context = UNSCOPED) {
@@ -318,6 +343,10 @@ export function createProofRequestService(
           organisationId: proof.organisationId,
         });
       });
+    },
+
+    async trustDetail(id, context = UNSCOPED) {
+      return toProofTrustDetail(await load(id, context));
     },
 
     load,

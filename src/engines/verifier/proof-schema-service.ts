@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ClaimSchema, CredentialSchema } from "../../domain/credential-schema.js";
-import type { ProofInputSchema, ProofSchema } from "../../domain/proof-schema.js";
+import type { ProofCredentialSet, ProofInputSchema, ProofSchema } from "../../domain/proof-schema.js";
 import { CredkitError } from "../../errors/credkit-error.js";
 import type { Page } from "../../ports/storage.js";
 import type { CallContext } from "../common/call-context.js";
@@ -34,6 +34,21 @@ export const createProofSchemaInputSchema = z
           .strict(),
       )
       .min(1),
+    /**
+     * credkit extension: alternatives between proof inputs (DCQL `credential_sets`). Each option lists credential
+     * schema ids of proof inputs that together satisfy the set; `required: false` makes the whole set optional.
+     */
+    credentialSets: z
+      .array(
+        z
+          .object({
+            options: z.array(z.array(z.uuid()).min(1)).min(1),
+            required: z.boolean().optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .optional(),
   })
   .strict();
 export type CreateProofSchemaInput = z.input<typeof createProofSchemaInputSchema>;
@@ -73,6 +88,40 @@ export interface ProofSchemaDetailDto extends Omit<ProofSchemaListItemDto, "dele
   importedSourceUrl?: string;
   organisationId: string;
   proofInputSchemas: { claimSchemas: ProofClaimSchemaDto[]; credentialSchema: CredentialSchemaListItemDto }[];
+  /** credkit extension: alternatives between inputs, options as credential schema ids */
+  credentialSets?: { options: string[][]; required: boolean }[];
+}
+
+/**
+ * The stored form of `credentialSets`: options as proof input positions. Every id must name exactly one proof input
+ * and no option may repeat an input (BR_0084).
+ */
+function toStoredCredentialSets(
+  sets: readonly { options: string[][]; required?: boolean | undefined }[],
+  inputs: readonly ProofInputSchema[],
+): ProofCredentialSet[] {
+  const orderOf = (credentialSchemaId: string): number => {
+    const matches = inputs.filter((input) => input.credentialSchemaId === credentialSchemaId);
+    if (matches.length !== 1) {
+      throw new CredkitError(
+        "BR_0084",
+        matches.length === 0
+          ? `credentialSets names ${credentialSchemaId}, which is not a proof input of this schema`
+          : `credentialSets names ${credentialSchemaId}, which several proof inputs request: ambiguous`,
+      );
+    }
+    return matches[0]!.order;
+  };
+  return sets.map((set, index) => ({
+    options: set.options.map((option) => {
+      const orders = option.map(orderOf);
+      if (new Set(orders).size !== orders.length) {
+        throw new CredkitError("BR_0084", `credentialSets[${index}] has an option naming one input twice`);
+      }
+      return orders;
+    }),
+    required: set.required ?? true,
+  }));
 }
 
 export interface ProofSchemaService {
@@ -135,11 +184,19 @@ export function createProofSchemaService(
         };
       }),
     );
+    const idOf = (order: number) =>
+      schema.proofInputSchemas.find((input) => input.order === order)?.credentialSchemaId ?? "";
     return {
       ...toProofSchemaListItem(schema),
       ...(schema.importedSourceUrl !== undefined && { importedSourceUrl: schema.importedSourceUrl }),
       organisationId: schema.organisationId,
       proofInputSchemas: inputs,
+      ...(schema.credentialSets && {
+        credentialSets: schema.credentialSets.map((set) => ({
+          options: set.options.map((option) => option.map(idOf)),
+          required: set.required,
+        })),
+      }),
     };
   }
 
@@ -172,6 +229,7 @@ export function createProofSchemaService(
         claimSchemas: proofInput.claimSchemas.map((c, i) => ({ claimSchemaId: c.id, required: c.required, order: i })),
       });
     }
+    const credentialSets = input.credentialSets && toStoredCredentialSets(input.credentialSets, proofInputSchemas);
     const id = deps.newId();
     const now = clock.now();
     const schema: ProofSchema = {
@@ -181,6 +239,7 @@ export function createProofSchemaService(
       expireDuration: input.expireDuration ?? 0,
       ...(importedFrom !== undefined && { importedSourceUrl: importedFrom }),
       proofInputSchemas,
+      ...(credentialSets && { credentialSets }),
       createdDate: now,
       lastModified: now,
     };
@@ -247,6 +306,7 @@ export function createProofSchemaService(
         name?: unknown;
         expireDuration?: unknown;
         proofInputSchemas?: unknown;
+        credentialSets?: unknown;
         importedSourceUrl?: unknown;
         id?: unknown;
       };
@@ -256,8 +316,10 @@ export function createProofSchemaService(
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
       // map the shared credential schemas onto this organisation's schemas with the same schemaId
       const proofInputSchemas = [];
+      /** shared credential schema id → this organisation's (credentialSets name inputs by credential schema id) */
+      const localIds = new Map<string, string>();
       for (const entry of shared.proofInputSchemas as {
-        credentialSchema?: { schemaId?: string };
+        credentialSchema?: { id?: string; schemaId?: string };
         claimSchemas?: { key: string; required: boolean }[];
       }[]) {
         const local = await storage.credentialSchemas.findOne({
@@ -283,6 +345,7 @@ export function createProofSchemaService(
             `claim ${key} ${byKey.length > 1 ? "is ambiguous" : "not"} in ${local.name}`,
           );
         };
+        if (typeof entry.credentialSchema?.id === "string") localIds.set(entry.credentialSchema.id, local.id);
         proofInputSchemas.push({
           credentialSchemaId: local.id,
           claimSchemas: (entry.claimSchemas ?? []).map((c) => ({
@@ -301,6 +364,14 @@ export function createProofSchemaService(
           organisationId,
           ...(typeof shared.expireDuration === "number" && { expireDuration: shared.expireDuration }),
           proofInputSchemas,
+          ...(Array.isArray(shared.credentialSets) && {
+            credentialSets: (shared.credentialSets as { options?: unknown; required?: unknown }[]).map((set) => ({
+              options: (Array.isArray(set.options) ? set.options : []).map((option: unknown) =>
+                (Array.isArray(option) ? option : []).map((id: unknown) => localIds.get(String(id)) ?? String(id)),
+              ),
+              ...(typeof set.required === "boolean" && { required: set.required }),
+            })),
+          }),
         },
         context,
         source,

@@ -1,3 +1,11 @@
+export { type CertificateTemplate, issueCertificate } from "./build-certificate.js";
+export { type CsrTemplate, createCertificationRequest, toPem } from "./build-csr.js";
+export {
+  DISTINGUISHED_NAME_ATTRIBUTES,
+  type DistinguishedName,
+  isEmptyDistinguishedName,
+  toAsnName,
+} from "./distinguished-name.js";
 export {
   certificateHash,
   parsePemChain,
@@ -7,6 +15,12 @@ export {
   toX5c,
 } from "./parse-certificates.js";
 export {
+  certificatePublicJwk,
+  keyIdentifier,
+  samePublicJwk,
+  subjectPublicKeyInfoFromJwk,
+} from "./public-key-info.js";
+export {
   type ChainValidation,
   type ChainValidationOptions,
   checkValidityPeriod,
@@ -14,3 +28,20 @@ export {
   notBefore,
   validateCertificateChain,
 } from "./validate-chain.js";
+export { type OwnChainOptions, type OwnChainValidity, validateOwnChain } from "./validate-own-chain.js";
+export {
+  certificateKeyUsage,
+  formatName,
+  subjectCommonName,
+  type X509Attributes,
+  type X509ExtensionAttributes,
+  x509Attributes,
+} from "./x509-attributes.js";
+export {
+  buildExtensions,
+  EKU_MDL_DOCUMENT_SIGNER,
+  type ExtensionsSpec,
+  KEY_USAGE_NAMES,
+  type KeyUsageName,
+} from "./x509-extensions.js";
+export { signX509, X509_SIGNING_ALGORITHMS, x509SignatureAlgorithm } from "./x509-signature.js";

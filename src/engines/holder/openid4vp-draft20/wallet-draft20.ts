@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { CredkitConfig } from "../../../config/schema.js";
 import type { Credential } from "../../../domain/credential.js";
 import type { CredentialSchema } from "../../../domain/credential-schema.js";
@@ -9,6 +10,7 @@ import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { CredentialFormatter } from "../../../ports/credential-formatter.js";
 import type { PublicJwk } from "../../../ports/key-algorithm.js";
 import type { JwsVerifier } from "../../../providers/jose/verify-jws-signature.js";
+import { parsePemChain } from "../../../providers/x509/index.js";
 import { type CallContext, UNSCOPED } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
 import { createKeySigner } from "../../common/key-signer.js";
@@ -23,21 +25,34 @@ import {
   type PexField,
   type PexInputDescriptor,
   type PexPresentationDefinition,
+  type PexSubmissionRequirement,
   parseJsonPath,
+  submissionRequirementsProblem,
+  unmetSubmissionRequirement,
 } from "../../verifier/openid4vp-draft20/presentation-definition.js";
 import {
   type HandleInvitationResult,
   type SubmitPresentationV1Input,
   submitPresentationV1InputSchema,
 } from "../holder-inputs.js";
-import { parseAuthorizationRequest, requestFromParameters } from "../openid4vp/authorization-request.js";
+import {
+  type ClientMetadata,
+  parseAuthorizationRequest,
+  requestFromParameters,
+} from "../openid4vp/authorization-request.js";
 import { type HeldSdJwt, listHeldSdJwts, readHeldSdJwt } from "../openid4vp/held-credentials.js";
 import { failHolderProof, openHolderProof, settleHolderProof } from "../openid4vp/open-holder-proof.js";
 import { decodeRequestObject, REQUEST_OBJECT_TYP } from "../openid4vp/request-object.js";
+import { chooseResponseEncryption, encryptResponse } from "../openid4vp/response-encryption.js";
+import {
+  type AuthenticatedCertificate,
+  authenticateCertificateRequest,
+  checkSanDnsResponseUri,
+} from "../openid4vp/verifier-authentication.js";
 
 export const OPENID4VP_DRAFT20 = "OPENID4VP_DRAFT20";
 const DEFAULT_LEEWAY_SECONDS = 60;
-const SUPPORTED_SCHEMES = ["redirect_uri", "did"] as const;
+const SUPPORTED_SCHEMES = ["redirect_uri", "did", "x509_san_dns"] as const;
 type Draft20Scheme = (typeof SUPPORTED_SCHEMES)[number];
 
 /** GET /api/proof-request/v1/{id}/presentation-definition (reference §3.7, Presentation Exchange shape). */
@@ -71,16 +86,25 @@ export interface WalletDraft20Data {
   walletProofId: string;
   clientId: string;
   clientIdScheme: Draft20Scheme;
-  clientIdPrefix: "redirect_uri" | "decentralized_identifier";
+  clientIdPrefix: "redirect_uri" | "decentralized_identifier" | "x509_san_dns";
   verifierDid?: string;
   signingKid?: string;
+  /** x509_san_dns: the verifier's leaf certificate, validated up to a trust anchor (verifier-authentication.ts) */
+  verifierCertificate?: AuthenticatedCertificate;
   responseUri: string;
-  responseMode: "direct_post";
+  /** direct_post.jwt (draft 20 §6.3): the response travels as a JWE to a key of `clientMetadata.jwks` */
+  responseMode: "direct_post" | "direct_post.jwt";
   nonce: string;
   state?: string;
   presentationDefinition: PexPresentationDefinition;
+  /** where the definition was fetched from, when the request passed it by reference (draft 20 §5.1) */
+  presentationDefinitionUri?: string;
   /** always null: a draft-20 request has no DCQL query (present so the OpenID4VP 1.0 wallet reads the data) */
   dcqlQuery: null;
+  /**
+   * the request's `client_metadata`; for direct_post.jwt its `authorization_encrypted_response_enc` is also listed as
+   * `encrypted_response_enc_values_supported`, so that the shared encryption helpers (and presentation-reject) use it
+   */
   clientMetadata?: Record<string, unknown>;
   requestUri?: string;
   verifierRedirectUri?: string;
@@ -218,11 +242,91 @@ function slashPath(path: readonly PathSegment[]): string {
   return path.filter((s): s is string | number => s !== null).join("/");
 }
 
+/**
+ * The `client_metadata` of a direct_post.jwt request (draft 20 §6.3, JARM): the key comes from `jwks`, the algorithms
+ * from `authorization_encrypted_response_alg` (ECDH-ES, the default when absent) and `authorization_encrypted_response_enc`
+ * (A128GCM when absent, as the OpenID4VP 1.0 helper does). The `enc` is copied to `encrypted_response_enc_values_supported`
+ * so the shared helper picks it; BR_0085 when nothing this wallet supports fits.
+ */
+function encryptionMetadata(metadata: ClientMetadata | undefined): Record<string, unknown> {
+  const alg = metadata?.authorization_encrypted_response_alg;
+  if (alg !== undefined && alg !== "ECDH-ES")
+    throw invalid(`authorization_encrypted_response_alg ${JSON.stringify(alg)} is not supported (ECDH-ES)`);
+  const enc = metadata?.authorization_encrypted_response_enc;
+  const normalised: ClientMetadata = {
+    ...metadata,
+    ...(typeof enc === "string" &&
+      metadata?.encrypted_response_enc_values_supported === undefined && {
+        encrypted_response_enc_values_supported: [enc],
+      }),
+  };
+  chooseResponseEncryption(normalised);
+  return normalised;
+}
+
+/** A /v1 request group: one per top-level submission requirement, or the whole definition when it has none. */
+interface RequestGroup {
+  id: string;
+  name?: string;
+  purpose?: string;
+  rule: PresentationDefinitionV1Dto["requestGroups"][number]["rule"];
+  descriptorIds: string[];
+}
+
+/**
+ * The request groups of a definition (GET /api/proof-request/v1/{id}/presentation-definition): without submission
+ * requirements one group `all` of every input descriptor; with them one group per top-level requirement, holding the
+ * descriptors of its `from` group (of every group below it for `from_nested`, whose rule then counts the nested
+ * requirements), its rule with `count` / `min` / `max`.
+ */
+function requestGroupsOf(definition: PexPresentationDefinition): RequestGroup[] {
+  const requirements = definition.submission_requirements;
+  if (requirements === undefined) {
+    return [
+      {
+        id: definition.id,
+        ...(definition.name !== undefined && { name: definition.name }),
+        ...(definition.purpose !== undefined && { purpose: definition.purpose }),
+        rule: { type: "all" },
+        descriptorIds: definition.input_descriptors.map((d) => d.id),
+      },
+    ];
+  }
+  const groupsBelow = (requirement: PexSubmissionRequirement): string[] =>
+    requirement.from !== undefined ? [requirement.from] : (requirement.from_nested ?? []).flatMap(groupsBelow);
+  const used = new Set<string>();
+  return requirements.map((requirement, index) => {
+    const groups = groupsBelow(requirement);
+    let id = requirement.from ?? requirement.name ?? `requirement_${index}`;
+    if (used.has(id)) id = `${id}_${index}`;
+    used.add(id);
+    return {
+      id,
+      ...(requirement.name !== undefined && { name: requirement.name }),
+      ...(requirement.purpose !== undefined && { purpose: requirement.purpose }),
+      rule: {
+        type: requirement.rule,
+        ...(requirement.count !== undefined && { count: requirement.count }),
+        ...(requirement.min !== undefined && { min: requirement.min }),
+        ...(requirement.max !== undefined && { max: requirement.max }),
+      },
+      descriptorIds: definition.input_descriptors
+        .filter((d) => (d.group ?? []).some((g) => groups.includes(g)))
+        .map((d) => d.id),
+    };
+  });
+}
+
 /** The wallet side of OpenID4VP draft 20 with Presentation Exchange (the /v1 presentation endpoints). */
 export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Options): WalletDraft20 {
   const { storage, providers, clock } = deps;
   const { config, http, formatter } = options;
   const datatype = datatypeResolver(config);
+  // the X.509 trust of client_id_scheme x509_san_dns (certificateValidation)
+  const x509Trust = {
+    trustAnchors: config.certificateValidation.trustAnchors.flatMap((pem) => parsePemChain(pem)),
+    leeway: config.certificateValidation.leeway,
+  };
   type ProtocolBlock = Record<string, { type: string; enabled: boolean; params: { public: Record<string, unknown> } }>;
   const protocolBlock = () => config.verificationProtocol as ProtocolBlock;
 
@@ -305,8 +409,10 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
 
     let raw: Record<string, unknown>;
     let signingKid: string | undefined;
+    let verifierCertificate: AuthenticatedCertificate | undefined;
     if (jwt === undefined) {
-      if (clientIdScheme === "did") throw invalid("a did request must be a signed request object");
+      if (clientIdScheme !== "redirect_uri")
+        throw invalid(`a ${clientIdScheme} request must be a signed request object`);
       raw = requestFromParameters(params);
     } else {
       const decoded = decodeRequestObject(jwt);
@@ -320,8 +426,15 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
         if (decoded.signature.length !== 0)
           throw invalid("an unsigned (alg none) request object must have no signature");
       } else {
-        if (unsigned) throw invalid("a did request must be signed: alg none is not accepted");
-        signingKid = await verifyDidSignature(decoded, clientId);
+        if (unsigned) throw invalid(`a ${clientIdScheme} request must be signed: alg none is not accepted`);
+        if (clientIdScheme === "x509_san_dns") {
+          // as OpenID4VP 1.0 §5.9.3: x5c chain to a trust anchor, client_id a dNSName SAN of the leaf, signed by it
+          verifierCertificate = authenticateCertificateRequest(decoded, "x509_san_dns", clientId, {
+            ...x509Trust,
+            now: clock.now(),
+            jwsVerifier: options.jwsVerifier,
+          });
+        } else signingKid = await verifyDidSignature(decoded, clientId);
       }
       raw = decoded.payload;
     }
@@ -332,12 +445,36 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
     if (claimedScheme !== undefined && claimedScheme !== scheme)
       throw invalid(`the request's client_id_scheme ${JSON.stringify(claimedScheme)} is not the invitation's`);
     if (request.response_type !== "vp_token") throw invalid(`response_type ${request.response_type} is not vp_token`);
-    if (request.response_mode !== "direct_post")
-      throw invalid(`response_mode ${JSON.stringify(request.response_mode ?? null)} is not supported (direct_post)`);
-    if (request.response_uri === undefined) throw invalid("response_uri is required with direct_post");
+    const responseMode = request.response_mode;
+    if (responseMode !== "direct_post" && responseMode !== "direct_post.jwt")
+      throw invalid(
+        `response_mode ${JSON.stringify(responseMode ?? null)} is not supported (direct_post, direct_post.jwt)`,
+      );
+    if (request.response_uri === undefined) throw invalid(`response_uri is required with ${responseMode}`);
+    const clientMetadata =
+      responseMode === "direct_post.jwt"
+        ? encryptionMetadata(request.client_metadata)
+        : (request.client_metadata as Record<string, unknown> | undefined);
     if (clientIdScheme === "redirect_uri" && request.response_uri !== clientId)
       throw invalid("with client_id_scheme redirect_uri the response_uri must equal the client_id");
-    const definition = request.presentation_definition;
+    if (clientIdScheme === "x509_san_dns") checkSanDnsResponseUri(clientId, request);
+    let definition = request.presentation_definition;
+    let presentationDefinitionUri: string | undefined;
+    if (request.presentation_definition_uri !== undefined) {
+      // draft 20 §5.1: by reference, fetched with GET; exactly one of the two may be present
+      if (definition !== undefined)
+        throw invalid("the request carries both presentation_definition and presentation_definition_uri");
+      presentationDefinitionUri = http.checkUrl(
+        request.presentation_definition_uri,
+        "presentation_definition_uri",
+      ).href;
+      definition = await http.getJson(
+        "presentation definition",
+        presentationDefinitionUri,
+        z.record(z.string(), z.unknown()),
+        "BR_0085",
+      );
+    }
     if (
       !isObject(definition) ||
       typeof definition.id !== "string" ||
@@ -354,14 +491,25 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
         (!Array.isArray(fields) || fields.some((f) => !isObject(f) || !Array.isArray(f.path)))
       )
         throw invalid(`input descriptor ${descriptor.id}: every field needs a path array`);
+      if (
+        descriptor.group !== undefined &&
+        (!Array.isArray(descriptor.group) || descriptor.group.some((g) => typeof g !== "string"))
+      )
+        throw invalid(`input descriptor ${descriptor.id}: group must be an array of strings`);
     }
+    const requirementsProblem = submissionRequirementsProblem(definition as unknown as PexPresentationDefinition);
+    if (requirementsProblem !== undefined) throw invalid(`presentation_definition: ${requirementsProblem}`);
     const now = clock.now().getTime() / 1000;
     return {
       request,
       clientId,
       clientIdScheme,
+      responseMode: responseMode as WalletDraft20Data["responseMode"],
+      ...(clientMetadata !== undefined && { clientMetadata }),
       definition: definition as unknown as PexPresentationDefinition,
+      ...(presentationDefinitionUri !== undefined && { presentationDefinitionUri }),
       ...(signingKid !== undefined && { signingKid }),
+      ...(verifierCertificate !== undefined && { verifierCertificate }),
       ...(requestUri !== undefined && { requestUri }),
       now,
     };
@@ -468,16 +616,20 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
         walletProofId: proofId,
         clientId: resolved.clientId,
         clientIdScheme: resolved.clientIdScheme,
-        clientIdPrefix: resolved.clientIdScheme === "did" ? "decentralized_identifier" : "redirect_uri",
+        clientIdPrefix: resolved.clientIdScheme === "did" ? "decentralized_identifier" : resolved.clientIdScheme,
+        ...(resolved.verifierCertificate !== undefined && { verifierCertificate: resolved.verifierCertificate }),
         ...(resolved.clientIdScheme === "did" && { verifierDid: resolved.clientId }),
         ...(resolved.signingKid !== undefined && { signingKid: resolved.signingKid }),
         responseUri: request.response_uri === responseUri ? responseUri : request.response_uri!,
-        responseMode: "direct_post",
+        responseMode: resolved.responseMode,
         nonce: request.nonce,
         ...(request.state !== undefined && { state: request.state }),
         presentationDefinition: resolved.definition,
+        ...(resolved.presentationDefinitionUri !== undefined && {
+          presentationDefinitionUri: resolved.presentationDefinitionUri,
+        }),
         dcqlQuery: null,
-        ...(request.client_metadata !== undefined && { clientMetadata: request.client_metadata }),
+        ...(resolved.clientMetadata !== undefined && { clientMetadata: resolved.clientMetadata }),
         ...(resolved.requestUri !== undefined && { requestUri: resolved.requestUri }),
       };
       return openHolderProof(deps, context, {
@@ -565,16 +717,12 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
           ),
         );
       }
+      const byId = new Map(requestedCredentials.map((r) => [r.id, r]));
       return {
-        requestGroups: [
-          {
-            id: definition.id,
-            ...(definition.name !== undefined && { name: definition.name }),
-            ...(definition.purpose !== undefined && { purpose: definition.purpose }),
-            rule: { type: "all" },
-            requestedCredentials,
-          },
-        ],
+        requestGroups: requestGroupsOf(definition).map(({ descriptorIds, ...group }) => ({
+          ...group,
+          requestedCredentials: descriptorIds.map((id) => byId.get(id)!),
+        })),
         credentials: credentials as PresentationDefinitionV1Dto["credentials"],
       };
     },
@@ -603,6 +751,12 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
       for (const id of Object.keys(submitted))
         if (!descriptors.has(id))
           throw invalidSubmission(`${JSON.stringify(id)} is not an input descriptor of the request`);
+      // with submission requirements (PEX 2.0) only what they ask for is presented; without, every descriptor
+      const requirements = definition.submission_requirements !== undefined;
+      if (requirements) {
+        const unmet = unmetSubmissionRequirement(definition, new Set(Object.keys(submitted)));
+        if (unmet !== undefined) throw invalidSubmission(`the submission does not satisfy the request: ${unmet}`);
+      }
       const leeway = leewayOf(proof);
       const planned: {
         descriptor: PexInputDescriptor;
@@ -612,7 +766,10 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
       }[] = [];
       for (const descriptor of definition.input_descriptors) {
         const value = submitted[descriptor.id];
-        if (value === undefined) throw invalidSubmission(`missing a credential for input descriptor ${descriptor.id}`);
+        if (value === undefined) {
+          if (requirements) continue;
+          throw invalidSubmission(`missing a credential for input descriptor ${descriptor.id}`);
+        }
         const entries = Array.isArray(value) ? value : [value];
         if (entries.length > 1) throw invalidSubmission(`input descriptor ${descriptor.id} allows one credential`);
         const entry = entries[0]!;
@@ -701,11 +858,27 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
           path: single ? "$" : `$[${index}]`,
         })),
       };
-      const form = new URLSearchParams({
-        vp_token: single ? presentations[0]! : JSON.stringify(presentations),
-        presentation_submission: JSON.stringify(submission),
-        ...(data.state !== undefined && { state: data.state }),
-      });
+      let form: URLSearchParams;
+      if (data.responseMode === "direct_post.jwt") {
+        // draft 20 §6.3: the response parameters (JSON values as such) in one JWE, posted as `response`
+        const parameters = {
+          vp_token: single ? presentations[0]! : presentations,
+          presentation_submission: submission,
+          ...(data.state !== undefined && { state: data.state }),
+        };
+        form = new URLSearchParams({
+          response: await encryptResponse(
+            parameters,
+            chooseResponseEncryption(data.clientMetadata as ClientMetadata | undefined),
+          ),
+        });
+      } else {
+        form = new URLSearchParams({
+          vp_token: single ? presentations[0]! : JSON.stringify(presentations),
+          presentation_submission: JSON.stringify(submission),
+          ...(data.state !== undefined && { state: data.state }),
+        });
+      }
       const outcome = await deliver("presentation response", data, form);
       if (!outcome.delivered) return failDelivery(proof, data, outcome.error, context);
       await settle(

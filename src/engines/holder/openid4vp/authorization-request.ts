@@ -53,7 +53,13 @@ export type AuthorizationRequest = z.output<typeof authorizationRequestSchema>;
 export type ResponseMode = "direct_post" | "direct_post.jwt";
 
 /** Members sent as JSON text when the request travels as URL parameters (§5.1: JSON-encoded objects). */
-const JSON_PARAMETERS = ["dcql_query", "client_metadata", "presentation_definition", "transaction_data"];
+const JSON_PARAMETERS = [
+  "dcql_query",
+  "client_metadata",
+  "presentation_definition",
+  "transaction_data",
+  "verifier_info",
+];
 
 function invalid(detail: string): CredkitError {
   return new CredkitError("BR_0085", detail);

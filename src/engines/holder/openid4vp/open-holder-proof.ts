@@ -1,5 +1,6 @@
 import type { Interaction } from "../../../domain/interaction.js";
 import type { Proof } from "../../../domain/proof.js";
+import type { ProofTrustInformation } from "../../../domain/trust-information.js";
 import { CredkitError } from "../../../errors/credkit-error.js";
 import type { CallContext } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
@@ -16,6 +17,8 @@ export interface OpenHolderProofInput {
   expiresAt?: Date;
   /** recorded as the history entry's name */
   clientId: string;
+  /** the verifier's trust information (`verifier_info`) as evaluated, when the request carried some */
+  trustInformation?: ProofTrustInformation;
 }
 
 /** Stores a received presentation request: its interaction and a HOLDER proof in state REQUESTED (history REQUESTED). */
@@ -43,6 +46,7 @@ export async function openHolderProof(
     protocol: input.protocol,
     interactionId: interaction.id,
     transport: "HTTP",
+    ...(input.trustInformation !== undefined && { trustInformation: input.trustInformation }),
     requestedDate: now,
     createdDate: now,
     lastModified: now,

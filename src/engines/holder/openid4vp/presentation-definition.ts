@@ -29,9 +29,14 @@ export type PresentationDefinitionCredentialDto = Omit<CredentialDetailDto, "cla
   claims: PresentationDefinitionClaimDto[];
 };
 
-export type PresentationDefinitionCredentialQueryDto =
-  | { multiple: boolean; applicableCredentials: PresentationDefinitionCredentialDto[] }
-  | { multiple: boolean; failureHint: { reason: FailureReason; credentialSchema?: CredentialSchemaListItemDto } };
+export type PresentationDefinitionCredentialQueryDto = {
+  multiple: boolean;
+  /** why the verifier asks, from the trusted registration certificate concerning this query (its intended use) */
+  purpose?: string;
+} & (
+  | { applicableCredentials: PresentationDefinitionCredentialDto[] }
+  | { failureHint: { reason: FailureReason; credentialSchema?: CredentialSchemaListItemDto } }
+);
 
 /** GET /api/proof-request/v2/{id}/presentation-definition (reference §3.7, DCQL style). */
 export interface PresentationDefinitionV2Dto {
@@ -75,18 +80,24 @@ export interface CredentialView {
   holder?: Identifier;
 }
 
-/** Builds the v2 presentation definition from the answered DCQL query. */
+/**
+ * Builds the v2 presentation definition from the answered DCQL query; `purposes` (by credential query id) come from
+ * the trust information the request carried.
+ */
 export function toPresentationDefinitionV2(
   query: DcqlQuery,
   outcomes: readonly QueryOutcome[],
   view: (held: HeldCredential) => CredentialView,
+  purposes: ReadonlyMap<string, string> = new Map(),
 ): PresentationDefinitionV2Dto {
   const credentialQueries: Record<string, PresentationDefinitionCredentialQueryDto> = {};
   for (const outcome of outcomes) {
     const multiple = outcome.query.multiple === true;
+    const purpose = purposes.get(outcome.query.id);
     if (outcome.failure !== undefined) {
       credentialQueries[outcome.query.id] = {
         multiple,
+        ...(purpose !== undefined && { purpose }),
         failureHint: {
           reason: outcome.failure.reason,
           ...(outcome.failure.schema !== undefined && {
@@ -98,6 +109,7 @@ export function toPresentationDefinitionV2(
     }
     credentialQueries[outcome.query.id] = {
       multiple,
+      ...(purpose !== undefined && { purpose }),
       applicableCredentials: outcome.applicable.map(({ held, selection }) => {
         const document = held.candidate.claims;
         const required = selection.required.flatMap((claim) => concretePaths(document, claim));

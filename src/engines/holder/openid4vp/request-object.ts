@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, type X509Certificate } from "node:crypto";
 import type { DidDocument } from "../../../domain/did.js";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { PublicJwk } from "../../../ports/key-algorithm.js";
@@ -10,16 +10,31 @@ import {
   requestFromParameters,
 } from "./authorization-request.js";
 import type { PresentationInvitation } from "./invitation.js";
+import {
+  type AuthenticatedAttestation,
+  type AuthenticatedCertificate,
+  authenticateAttestationRequest,
+  authenticateCertificateRequest,
+  checkAttestationRedirectUris,
+  checkSanDnsResponseUri,
+  type VerifierTrustOptions,
+} from "./verifier-authentication.js";
 
 /** `typ` of a Request Object (RFC 9101 §10.8; OpenID4VP 1.0 §5). */
 export const REQUEST_OBJECT_TYP = "oauth-authz-req+jwt";
 
 /** Client Identifier Prefixes this wallet can authenticate (OpenID4VP 1.0 §5.9.3). */
-export const SUPPORTED_CLIENT_ID_PREFIXES = ["redirect_uri", "decentralized_identifier"] as const;
+export const SUPPORTED_CLIENT_ID_PREFIXES = [
+  "redirect_uri",
+  "decentralized_identifier",
+  "x509_san_dns",
+  "x509_hash",
+  "verifier_attestation",
+] as const;
 export type ClientIdPrefix = (typeof SUPPORTED_CLIENT_ID_PREFIXES)[number];
 
-/** Prefixes defined by OpenID4VP 1.0 §5.9.3 that need X.509, attestations or federation (not supported yet). */
-const KNOWN_UNSUPPORTED_PREFIXES = ["x509_san_dns", "x509_hash", "verifier_attestation", "openid_federation", "origin"];
+/** Prefixes defined by OpenID4VP 1.0 §5.9.3 this wallet does not support (federation; `origin` is DC API only). */
+const KNOWN_UNSUPPORTED_PREFIXES = ["openid_federation", "origin"];
 
 /** A request the wallet accepted: its parameters and who is asking. */
 export interface ResolvedAuthorizationRequest {
@@ -30,7 +45,18 @@ export interface ResolvedAuthorizationRequest {
   clientIdValue: string;
   /** `decentralized_identifier`: the DID URL (`kid`) of the key that signed the request */
   signingKid?: string;
+  /** `x509_san_dns` / `x509_hash`: the verifier's leaf certificate, validated up to a trust anchor */
+  verifierCertificate?: AuthenticatedCertificate;
+  /** `verifier_attestation`: the verified Verifier Attestation JWT (OpenID4VP 1.0 §12) */
+  verifierAttestation?: AuthenticatedAttestation;
   requestUri?: string;
+}
+
+/** X.509 trust of the wallet (`certificateValidation`): anchors and leeway for the x509 and attestation prefixes. */
+export interface WalletX509Trust {
+  trustAnchors: readonly X509Certificate[];
+  leeway: number;
+  now(): Date;
 }
 
 export interface RequestObjectResolverOptions {
@@ -41,6 +67,8 @@ export interface RequestObjectResolverOptions {
   enabledPrefixes: readonly string[];
   /** `wallet_metadata` sent when `request_uri_method=post` (OpenID4VP 1.0 §5.10) */
   walletMetadata(prefix: string): Record<string, unknown>;
+  /** trust anchors for `x509_san_dns`, `x509_hash` and `verifier_attestation`; without them those are refused */
+  x509?: WalletX509Trust;
 }
 
 interface DecodedRequestObject {
@@ -109,13 +137,16 @@ export function splitClientId(clientId: string): [string | undefined, string] {
  * Obtains and authenticates an Authorization Request (OpenID4VP 1.0 §5, §5.9, §5.10, RFC 9101):
  *
  * 1. the client_id prefix must be one this wallet supports and configuration enables (`redirect_uri`,
- *    `decentralized_identifier`); X.509, attestation and federation prefixes are refused with BR_0085;
+ *    `decentralized_identifier`, `x509_san_dns`, `x509_hash`, `verifier_attestation`); federation is refused;
  * 2. the Request Object is fetched from `request_uri` (GET, or POST with `wallet_metadata` and a `wallet_nonce`
  *    when `request_uri_method=post`) or taken from `request`; its `typ` must be `oauth-authz-req+jwt` and its
  *    `client_id` the URL's; with POST its `wallet_nonce` must be ours;
  * 3. `redirect_uri:` requests must be unsigned (`alg: none`, or plain URL parameters) and their `response_uri` must
  *    be the prefix value; `decentralized_identifier:` requests must be signed by a verification method of that DID,
- *    named by `kid` as a DID URL.
+ *    named by `kid` as a DID URL; `x509_san_dns:` / `x509_hash:` requests must be signed by the leaf of an `x5c`
+ *    chain leading to a trust anchor, whose dNSName SAN (and the response_uri host) / SHA-256 hash is the prefix value;
+ *    `verifier_attestation:` requests carry a trusted Verifier Attestation JWT (`jwt` header) whose `sub` is the
+ *    prefix value and whose `cnf.jwk` signed the request (see verifier-authentication.ts).
  *
  * Every failure is BR_0085 naming the check (fetch failures BR_0347 / BR_0395).
  */
@@ -175,10 +206,12 @@ export async function resolveAuthorizationRequest(
 
   let request: AuthorizationRequest;
   let signingKid: string | undefined;
+  let verifierCertificate: AuthenticatedCertificate | undefined;
+  let verifierAttestation: AuthenticatedAttestation | undefined;
   if (jwt === undefined) {
     // by value as URL parameters: never signed (§5.9.3 allows it for redirect_uri only)
-    if (supportedPrefix === "decentralized_identifier") {
-      throw invalid("a decentralized_identifier request must be a signed request object (request or request_uri)");
+    if (supportedPrefix !== "redirect_uri") {
+      throw invalid(`a ${supportedPrefix} request must be a signed request object (request or request_uri)`);
     }
     request = parseAuthorizationRequest(requestFromParameters((invitation as { params: URLSearchParams }).params));
   } else {
@@ -196,8 +229,14 @@ export async function resolveAuthorizationRequest(
         throw invalid("a redirect_uri request must not be signed (OpenID4VP 1.0 §5.9.3): alg must be none");
       if (decoded.signature.length !== 0) throw invalid("an unsigned (alg none) request object must have no signature");
     } else {
-      if (unsigned) throw invalid("a decentralized_identifier request must be signed: alg none is not accepted");
-      signingKid = await verifyDidSignature(decoded, clientIdValue, options);
+      if (unsigned) throw invalid(`a ${supportedPrefix} request must be signed: alg none is not accepted`);
+      if (supportedPrefix === "decentralized_identifier") {
+        signingKid = await verifyDidSignature(decoded, clientIdValue, options);
+      } else if (supportedPrefix === "verifier_attestation") {
+        verifierAttestation = authenticateAttestationRequest(decoded, clientIdValue, trustOf(options));
+      } else {
+        verifierCertificate = authenticateCertificateRequest(decoded, supportedPrefix, clientIdValue, trustOf(options));
+      }
     }
     request = parseAuthorizationRequest(decoded.payload);
     if (walletNonce !== undefined && request.wallet_nonce !== walletNonce) {
@@ -214,13 +253,27 @@ export async function resolveAuthorizationRequest(
       `with the redirect_uri prefix the response_uri must equal the client identifier ${JSON.stringify(clientIdValue)}, got ${JSON.stringify(request.response_uri ?? null)}`,
     );
   }
+  if (supportedPrefix === "x509_san_dns") checkSanDnsResponseUri(clientIdValue, request);
+  if (verifierAttestation !== undefined) checkAttestationRedirectUris(verifierAttestation, request);
   return {
     request,
     clientId,
     prefix: supportedPrefix,
     clientIdValue,
     ...(signingKid !== undefined && { signingKid }),
+    ...(verifierCertificate !== undefined && { verifierCertificate }),
+    ...(verifierAttestation !== undefined && { verifierAttestation }),
     ...(requestUri !== undefined && { requestUri }),
+  };
+}
+
+/** The trust the certificate and attestation prefixes are checked against (none configured: nothing is trusted). */
+function trustOf(options: RequestObjectResolverOptions): VerifierTrustOptions {
+  return {
+    trustAnchors: options.x509?.trustAnchors ?? [],
+    leeway: options.x509?.leeway ?? 60,
+    now: options.x509?.now() ?? new Date(),
+    jwsVerifier: options.jwsVerifier,
   };
 }
 

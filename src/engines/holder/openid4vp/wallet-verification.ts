@@ -14,12 +14,14 @@ import {
   matchCredentialQuery,
   parseDcqlQuery,
 } from "../../../providers/verification/dcql/index.js";
+import { parsePemChain } from "../../../providers/x509/index.js";
 import { type CallContext, UNSCOPED } from "../../common/call-context.js";
 import type { EngineDeps } from "../../common/engine-deps.js";
 import { createKeySigner } from "../../common/key-signer.js";
 import { requireInScope } from "../../common/organisation-scope.js";
 import { parseId } from "../../common/parse-id.js";
 import { parseInput } from "../../common/parse-input.js";
+import { purposesOf } from "../../common/proof-trust.js";
 import { type RemoteHttp, statusError } from "../../common/remote-http.js";
 import { datatypeResolver, toClaimDtos } from "../../issuer/credential-claims.js";
 import {
@@ -43,6 +45,7 @@ import {
   SUPPORTED_ENC_VALUES,
   SUPPORTED_ENCRYPTION_ALGS,
 } from "./response-encryption.js";
+import { receivedTrustInformation, walletTrustAnchors } from "./verifier-trust.js";
 import {
   answerDcqlQuery,
   type ClaimSelection,
@@ -104,6 +107,13 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
   const { storage, providers, clock } = deps;
   const { config, http, formatter } = options;
   const datatype = datatypeResolver(config);
+  const registrarAnchors = walletTrustAnchors(config.certificateValidation);
+  // the X.509 trust of the x509_san_dns, x509_hash and verifier_attestation prefixes (certificateValidation)
+  const x509Trust = {
+    trustAnchors: config.certificateValidation.trustAnchors.flatMap((pem) => parsePemChain(pem)),
+    leeway: config.certificateValidation.leeway,
+    now: () => clock.now(),
+  };
 
   function protocols(): [string, ProtocolBlock[string]][] {
     return Object.entries(config.verificationProtocol as ProtocolBlock).filter(
@@ -139,14 +149,15 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
     return formatter.capabilities.signingAlgorithms;
   }
 
-  /** `wallet_metadata` for request_uri_method=post (OpenID4VP 1.0 §10.1, §5.10). */
-  function walletMetadata(prefix: string): Record<string, unknown> {
+  /** `wallet_metadata` for request_uri_method=post (OpenID4VP 1.0 §10.1, §5.10); `enabled`: the prefixes enabled. */
+  function walletMetadata(prefix: string, enabled: readonly string[]): Record<string, unknown> {
     const algs = signingAlgorithms();
+    const prefixes = enabled.map((p) => (p === "did" ? "decentralized_identifier" : p));
     return {
       vp_formats_supported: { [SD_JWT_VC_FORMAT]: { "sd-jwt_alg_values": algs, "kb-jwt_alg_values": algs } },
       response_types_supported: ["vp_token"],
       response_modes_supported: ["direct_post", "direct_post.jwt"],
-      client_id_prefixes_supported: [...SUPPORTED_CLIENT_ID_PREFIXES],
+      client_id_prefixes_supported: SUPPORTED_CLIENT_ID_PREFIXES.filter((p) => prefixes.includes(p)),
       authorization_encryption_alg_values_supported: [...SUPPORTED_ENCRYPTION_ALGS],
       authorization_encryption_enc_values_supported: [...SUPPORTED_ENC_VALUES],
       // §5.10: not for prefixes whose requests are never signed
@@ -497,7 +508,8 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
         resolveDid: (did) => options.dids.resolve(did),
         jwsVerifier: options.jwsVerifier,
         enabledPrefixes: protocol.prefixes,
-        walletMetadata,
+        walletMetadata: (prefix) => walletMetadata(prefix, protocol.prefixes),
+        x509: x509Trust,
       });
       const { request } = resolved;
       const now = clock.now();
@@ -505,6 +517,12 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
       const responseUri = http.checkUrl(request.response_uri!, "response_uri").href;
       parseDcqlQuery(request.dcql_query);
       if (responseMode === "direct_post.jwt") chooseResponseEncryption(request.client_metadata);
+      // verifier_info (OpenID4VP 1.0 §5.1): evaluated and kept, never a reason to refuse the request
+      const trustInformation = receivedTrustInformation(request, resolved, {
+        now,
+        leeway: config.certificateValidation.leeway,
+        trustAnchors: registrarAnchors,
+      });
 
       const proofId = deps.newId();
       const data: WalletVerificationData = {
@@ -514,6 +532,8 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
         clientIdPrefix: resolved.prefix,
         ...(resolved.prefix === "decentralized_identifier" && { verifierDid: resolved.clientIdValue }),
         ...(resolved.signingKid !== undefined && { signingKid: resolved.signingKid }),
+        ...(resolved.verifierCertificate !== undefined && { verifierCertificate: resolved.verifierCertificate }),
+        ...(resolved.verifierAttestation !== undefined && { verifierAttestation: resolved.verifierAttestation }),
         // the response goes exactly where the request said (the checked URL may be normalised)
         responseUri: request.response_uri === responseUri ? responseUri : request.response_uri!,
         responseMode,
@@ -530,6 +550,7 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
         data,
         ...(request.exp !== undefined && { expiresAt: new Date(request.exp * 1000) }),
         clientId: resolved.clientId,
+        ...(trustInformation !== undefined && { trustInformation }),
       });
     },
 
@@ -550,15 +571,23 @@ export function createWalletVerification(deps: EngineDeps, options: WalletVerifi
           }
         }
       }
-      return toPresentationDefinitionV2(query, outcomes, (entry) => {
-        const holder = entry.credential.holderIdentifierId
-          ? holders.get(entry.credential.holderIdentifierId)
-          : undefined;
-        return {
-          claims: toClaimDtos(entry.schema.claims, entry.credential.claims, datatype),
-          ...(holder !== undefined && { holder }),
-        };
-      });
+      return toPresentationDefinitionV2(
+        query,
+        outcomes,
+        (entry) => {
+          const holder = entry.credential.holderIdentifierId
+            ? holders.get(entry.credential.holderIdentifierId)
+            : undefined;
+          return {
+            claims: toClaimDtos(entry.schema.claims, entry.credential.claims, datatype),
+            ...(holder !== undefined && { holder }),
+          };
+        },
+        purposesOf(
+          proof.trustInformation,
+          query.credentials.map((credentialQuery) => credentialQuery.id),
+        ),
+      );
     },
 
     async presentationDefinitionV1(id, context = UNSCOPED) {

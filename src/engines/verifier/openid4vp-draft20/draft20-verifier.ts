@@ -14,8 +14,9 @@ import { recordHistory } from "../../history/record-history.js";
 import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import { createDidService } from "../../management/did-service.js";
-import { buildDcqlQuery } from "../build-dcql-query.js";
+import { buildCredentialSets } from "../build-dcql-query.js";
 import { loadProofInputs } from "../load-proof-inputs.js";
+import { resolveClientIdentity, signClientRequestObject } from "../openid4vp/client-identifier.js";
 import { createPresentationChecker, openProofCondition, PresentationRejected } from "../presentation-checks.js";
 import { createResponseEncryptionKey, decryptResponse, responseKid } from "../response-decryption.js";
 import { startVerifierRequest } from "../start-verifier-request.js";
@@ -39,7 +40,9 @@ export interface Draft20InteractionData {
   proofId: string;
   nonce: string;
   clientId: string;
-  clientIdScheme: "redirect_uri" | "did";
+  clientIdScheme: "redirect_uri" | "did" | "x509_san_dns";
+  /** x509_san_dns: the certificate of the CERTIFICATE verifier that signs the request object (with x5c) */
+  verifierCertificateId?: string;
   responseUri: string;
   responseMode: Draft20ResponseMode;
   presentationDefinition: PexPresentationDefinition;
@@ -300,6 +303,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
       }
       const responseUri = `${deps.baseUrl}${DRAFT20_PATH}/response`;
       let clientId: string;
+      let verifierCertificateId: string | undefined;
       if (scheme === "redirect_uri") clientId = responseUri;
       else if (scheme === "did") {
         if (verifier?.type !== "DID" || !verifier.didId) {
@@ -307,6 +311,17 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
         }
         const did = await storage.dids.get(verifier.didId);
         clientId = did!.did;
+      } else if (scheme === "x509_san_dns") {
+        // as OpenID4VP 1.0 §5.9.3 (client-identifier.ts): a dNSName SAN of the leaf, the request signed with x5c; in
+        // draft 20 the client_id is the bare name and the scheme travels in client_id_scheme
+        const identity = await resolveClientIdentity(deps, storage, {
+          prefix: "x509_san_dns",
+          verifier,
+          certificateId: proof.verifierCertificateId,
+          responseUri,
+        });
+        clientId = identity.clientId.slice("x509_san_dns:".length);
+        verifierCertificateId = identity.verifierCertificateId;
       } else {
         throw new CredkitError(
           "BR_0112",
@@ -321,7 +336,8 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
         proofId: proof.id,
         nonce: randomBytes(24).toString("base64url"),
         clientId,
-        clientIdScheme: scheme,
+        clientIdScheme: scheme as Draft20InteractionData["clientIdScheme"],
+        ...(verifierCertificateId !== undefined && { verifierCertificateId }),
         responseUri,
         responseMode,
         // alternatives between inputs are the ones the DCQL query of the same proof schema offers (credential_sets)
@@ -330,7 +346,7 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
           schema.name,
           inputs,
           algorithms(),
-          buildDcqlQuery(inputs).credential_sets,
+          buildCredentialSets(inputs, schema.credentialSets),
         ),
         ...(protocol.presentationDefinitionByReference && {
           presentationDefinitionUri: `${deps.baseUrl}${DRAFT20_PATH}/${proof.id}/presentation-definition`,
@@ -369,6 +385,9 @@ export function createDraft20Verifier(deps: EngineDeps, config: CredkitConfig): 
         ? await storage.identifiers.get(proof.verifierIdentifierId)
         : undefined;
       if (!verifier) throw new CredkitError("BR_0207", "verifier identifier not found");
+      if (data.clientIdScheme === "x509_san_dns") {
+        return signClientRequestObject(deps, storage, verifier, data, payload);
+      }
       const signing = await resolveIssuerSigning(deps, storage, verifier, { keyIssuerUrl: data.clientId });
       return signCompactJws({ typ: "oauth-authz-req+jwt" }, payload, signing.signer);
     },

@@ -15,10 +15,18 @@ import { resolveIssuerSigning } from "../../issuer/issuer-signing.js";
 import { OAuthError } from "../../issuer/openid4vci/oauth-error.js";
 import type { DidService } from "../../management/did-service.js";
 import { buildDcqlQuery, type DcqlCredentialQuery } from "../build-dcql-query.js";
+import { checkCredentialSets } from "../check-credential-sets.js";
 import { loadProofInputs } from "../load-proof-inputs.js";
 import { createPresentationChecker, PresentationRejected } from "../presentation-checks.js";
 import { createResponseEncryptionKey, decryptResponse, responseKid } from "../response-decryption.js";
 import { startVerifierRequest } from "../start-verifier-request.js";
+import {
+  CERTIFICATE_PREFIXES,
+  type ClientIdentity,
+  resolveClientIdentity,
+  signClientRequestObject,
+} from "./client-identifier.js";
+import { verifierInfoParameter } from "./verifier-info.js";
 import type { VerifierInteractionData } from "./verifier-interaction.js";
 
 const FINAL = "/ssi/openid4vp/final-1.0";
@@ -147,7 +155,14 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         ? await storage.identifiers.get(proof.verifierIdentifierId)
         : undefined;
       const requested = params.clientIdScheme === "did" ? "decentralized_identifier" : params.clientIdScheme;
-      const scheme = requested ?? (verifier?.type === "DID" ? "decentralized_identifier" : "redirect_uri");
+      const scheme =
+        requested ??
+        (verifier?.type === "DID"
+          ? "decentralized_identifier"
+          : verifier?.type === "CERTIFICATE"
+            ? // §5.9.3; x509_hash needs nothing of the response URI (HAIP 1.0 uses it)
+              (["x509_hash", "x509_san_dns"].find((p) => protocol.supportedClientIdSchemes.includes(p)) ?? "x509_hash")
+            : "redirect_uri");
       if (
         !protocol.supportedClientIdSchemes.includes(scheme) &&
         !(scheme === "decentralized_identifier" && protocol.supportedClientIdSchemes.includes("did"))
@@ -156,6 +171,7 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
       }
       const responseUri = `${deps.baseUrl}${FINAL}/response`;
       let clientId: string;
+      let identity: ClientIdentity | undefined;
       if (scheme === "redirect_uri") clientId = `redirect_uri:${responseUri}`;
       else if (scheme === "decentralized_identifier") {
         if (verifier?.type !== "DID" || !verifier.didId) {
@@ -163,11 +179,17 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         }
         const did = await storage.dids.get(verifier.didId);
         clientId = `decentralized_identifier:${did!.did}`;
+      } else if (scheme === "verifier_attestation" || (CERTIFICATE_PREFIXES as readonly string[]).includes(scheme)) {
+        // §5.9.3 x509_san_dns / x509_hash / verifier_attestation (client-identifier.ts)
+        identity = await resolveClientIdentity(deps, storage, {
+          prefix: scheme as (typeof CERTIFICATE_PREFIXES)[number] | "verifier_attestation",
+          verifier,
+          certificateId: proof.verifierCertificateId,
+          responseUri,
+        });
+        clientId = identity.clientId;
       } else {
-        throw new CredkitError(
-          "BR_0112",
-          `client_id prefix ${scheme} needs X.509 certificates or attestations, which this build does not provide yet`,
-        );
+        throw new CredkitError("BR_0112", `client_id prefix ${scheme} is not supported`);
       }
       const responseMode = params.responseMode ?? protocol.responseMode;
       const interactionId = deps.newId();
@@ -185,9 +207,13 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         responseUri,
         responseMode,
         // the query must be valid DCQL (OpenID4VP 1.0 §6) by the same parser wallets use
-        dcqlQuery: parseDcqlQuery(buildDcqlQuery(inputs)) as unknown as VerifierInteractionData["dcqlQuery"],
+        dcqlQuery: parseDcqlQuery(
+          buildDcqlQuery(inputs, schema.credentialSets),
+        ) as unknown as VerifierInteractionData["dcqlQuery"],
         ...(encryptionJwk && { encryptionJwk }),
         ...(sealedEncryptionKey && { sealedEncryptionKey }),
+        ...(identity?.verifierCertificateId !== undefined && { verifierCertificateId: identity.verifierCertificateId }),
+        ...(identity?.verifierAttestation !== undefined && { verifierAttestation: identity.verifierAttestation }),
       };
       await startVerifierRequest(deps, context, {
         proof,
@@ -241,6 +267,12 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
         ? await storage.identifiers.get(proof.verifierIdentifierId)
         : undefined;
       if (!verifier) throw new CredkitError("BR_0207", "verifier identifier not found");
+      // signed requests only: registration certificates as verifier_info (OpenID4VP 1.0 §5.1, verifier-info.ts)
+      Object.assign(payload, verifierInfoParameter(verifier, clock.now()));
+      if (data.verifierAttestation !== undefined || data.verifierCertificateId !== undefined) {
+        // x509_san_dns / x509_hash: x5c; verifier_attestation: the attestation in `jwt` (client-identifier.ts)
+        return signClientRequestObject(deps, storage, verifier, data, payload);
+      }
       const signing = await resolveIssuerSigning(deps, storage, verifier, { keyIssuerUrl: data.clientId });
       return signCompactJws({ typ: "oauth-authz-req+jwt" }, payload, signing.signer);
     },
@@ -311,8 +343,11 @@ export function createOpenid4vpVerifier(deps: EngineDeps, config: CredkitConfig,
           if (!data.dcqlQuery.credentials.some((q) => q.id === key))
             throw new PresentationRejected(`vp_token answers unknown credential query ${key}`);
         }
+        const answered = checkCredentialSets(data.dcqlQuery, vpToken);
         for (const input of schema.proofInputSchemas) {
           const query = data.dcqlQuery.credentials[input.order]!;
+          // with credential_sets, a query of an option the wallet did not choose stays unanswered
+          if (!answered.has(query.id)) continue;
           const presentations = vpToken[query.id];
           const list = Array.isArray(presentations)
             ? presentations

@@ -12,4 +12,8 @@ export interface VerifierInteractionData {
   encryptionJwk?: Record<string, unknown>;
   /** its private half, sealed with the kit's secret sealer (never leaves the verifier) */
   sealedEncryptionKey?: string;
+  /** x509_san_dns / x509_hash (and verifier_attestation of a CERTIFICATE verifier): the certificate that signs */
+  verifierCertificateId?: string;
+  /** verifier_attestation: the Verifier Attestation JWT of the request object's `jwt` header (OpenID4VP 1.0 §12) */
+  verifierAttestation?: string;
 }

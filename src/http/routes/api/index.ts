@@ -1,4 +1,5 @@
 import type { ApiRoute } from "../api-route.js";
+import { certificateRoutes } from "./certificate-routes.js";
 import { credentialRoutes } from "./credential-routes.js";
 import { credentialSchemaRoutes } from "./credential-schema-routes.js";
 import { didRoutes } from "./did-routes.js";
@@ -19,6 +20,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...keyRoutes,
   ...didRoutes,
   ...identifierRoutes,
+  ...certificateRoutes,
   ...historyRoutes,
   ...credentialSchemaRoutes,
   ...interactionRoutes,

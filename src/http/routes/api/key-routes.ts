@@ -1,3 +1,4 @@
+import { generateCsrInputSchema } from "../../../engines/management/key-csr.js";
 import { createKeyInputSchema, listKeysInputSchema } from "../../../engines/management/key-service.js";
 import { defineRoute } from "../api-route.js";
 
@@ -33,5 +34,16 @@ export const keyRoutes = [
     tag,
     status: 200,
     handle: ({ kit, params, context }) => kit.keys.get(params.id!, context),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/api/key/v1/{id}/generate-csr",
+    permissions: ["KEY_GENERATE_CSR"],
+    summary: "Generate a PKCS#10 certificate signing request for the key",
+    tag,
+    body: generateCsrInputSchema,
+    // One Core answers CreatedOrErrorResponse
+    status: 201,
+    handle: ({ kit, params, body, context }) => kit.keys.generateCsr(params.id!, body, context),
   }),
 ];

@@ -39,6 +39,15 @@ export const proofRequestRoutes = [
     handle: ({ kit, params, context }) => kit.proofRequests.get(params.id!, context),
   }),
   defineRoute({
+    method: "get",
+    path: "/api/proof-request/v1/{id}/trust-detail",
+    permissions: ["PROOF_DETAIL"],
+    summary: "Trust information of the verifier a wallet received with the request ({} when none)",
+    tag,
+    status: 200,
+    handle: ({ kit, params, context }) => kit.proofRequests.trustDetail(params.id!, context),
+  }),
+  defineRoute({
     method: "post",
     path: "/api/proof-request/v1/{id}/share",
     permissions: ["PROOF_SHARE"],

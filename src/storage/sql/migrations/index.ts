@@ -4,6 +4,8 @@ import * as foundation from "./0001-foundation.js";
 import * as issuance from "./0002-issuance.js";
 import * as verification from "./0003-verification.js";
 import * as notifications from "./0004-notifications.js";
+import * as proofTrustInformation from "./0005-proof-trust-information.js";
+import * as proofSchemaCredentialSets from "./0006-proof-schema-credential-sets.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations work on an untyped schema
 type MigrationStep = (db: Kysely<any>, dialect: SqlDialectName) => Promise<void>;
@@ -14,4 +16,6 @@ export const MIGRATIONS: readonly { name: string; up: MigrationStep }[] = [
   { name: "0002-issuance", up: issuance.up },
   { name: "0003-verification", up: verification.up },
   { name: "0004-notifications", up: notifications.up },
+  { name: "0005-proof-trust-information", up: proofTrustInformation.up },
+  { name: "0006-proof-schema-credential-sets", up: proofSchemaCredentialSets.up },
 ];
