@@ -8,6 +8,7 @@ import { benchKeyAlgorithms } from "./key-algorithms.js";
 import { benchNotifications } from "./notifications.js";
 import { benchSdJwtVc } from "./sd-jwt-vc.js";
 import { benchVerification } from "./verification.js";
+import { benchX509 } from "./x509.js";
 
 // npm run bench — every figure next to the raw-crypto (or bare node:http) floor measured in the same run.
 const only = process.argv.slice(2);
@@ -30,6 +31,10 @@ if (wanted("issuance")) {
 if (wanted("verification")) {
   console.log("## OpenID4VP 1.0 verification (in-process, SQLite) vs raw crypto floor of the same signatures\n");
   console.log(formatBenchTable(await benchVerification()), "\n");
+}
+if (wanted("x509")) {
+  console.log("## X.509: client-id prefix authentication and certificate issuance vs raw ES256\n");
+  console.log(formatBenchTable(await benchX509()), "\n");
 }
 if (wanted("notifications")) {
   console.log("## Webhook notifications from the outbox (HTTP receiver, MQTT broker) vs raw floors\n");

@@ -291,8 +291,12 @@ describe("interop: an @openid4vc/openid4vp wallet presents SD-JWT VCs to credkit
     await verifier?.close();
   });
 
-  async function proofRequest(inputs: Parameters<VerifierFixture["createProofSchema"]>[0], params: object) {
-    const proofId = await verifier.createProofRequest(await verifier.createProofSchema(inputs));
+  async function proofRequest(
+    inputs: Parameters<VerifierFixture["createProofSchema"]>[0],
+    params: object,
+    schemaOptions?: Parameters<VerifierFixture["createProofSchema"]>[1],
+  ) {
+    const proofId = await verifier.createProofRequest(await verifier.createProofSchema(inputs, schemaOptions));
     const shared = await verifier.api("POST", `/api/proof-request/v1/${proofId}/share`, { params });
     expect(shared.status).toBe(201);
     return { proofId, url: shared.json.url as string };
@@ -414,6 +418,30 @@ describe("interop: an @openid4vc/openid4vp wallet presents SD-JWT VCs to credkit
       { given_name: "Erika", address: { street: "Heidestraße 17", city: "Köln" } },
       { age: 7 },
     ]);
+  });
+  it("credential_sets: a proof schema accepting either credential; the wallet answers the one alternative it holds", async () => {
+    const { proofId, url } = await proofRequest(
+      [
+        { schema: verifier.issuer.schema, claims: [{ path: "given_name", required: true }] },
+        { schema: other, claims: [{ path: "age", required: true }] },
+      ],
+      { clientIdScheme: "decentralized_identifier", responseMode: "direct_post" },
+      { credentialSets: [{ options: [[0], [1]] }] },
+    );
+    // dcql (inside respond) finds the query satisfiable with the membership card alone
+    const outcome = await respond(url, [otherCredential], verifier.now);
+    expect(outcome.status).toBe(200);
+    expect((outcome.resolved.dcql!.query as { credential_sets?: unknown }).credential_sets).toEqual([
+      { options: [["input_0"], ["input_1"]], required: true },
+    ]);
+    expect(Object.keys(outcome.disclosed)).toEqual(["input_1"]);
+    // every proof input is listed; the alternative not chosen has no credential and no claims
+    const proof = await verifier.proof(proofId);
+    expect(proof.proofInputs.map((input: { credential?: unknown }) => input.credential !== undefined)).toEqual([
+      false,
+      true,
+    ]);
+    expect(await receivedClaims(proofId)).toEqual([{}, { age: 7 }]);
   });
 });
 

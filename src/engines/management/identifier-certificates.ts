@@ -37,6 +37,8 @@ export const DEFAULT_CERTIFICATE_VALIDITY_MS = 365 * 24 * 3600_000;
 
 const validityFields = { validityStart: timestampInput.optional(), validityEnd: timestampInput.optional() };
 
+const DNS_NAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i;
+
 /** One entry of `certificates` (identifier type CERTIFICATE): an existing chain, or `content` a CA identifier signs. */
 export const certificateInputSchema = z
   .object({
@@ -53,6 +55,21 @@ export const certificateInputSchema = z
         subject: distinguishedNameInputSchema,
         certificateAuthority: z.object({ identifierId: z.uuid(), certificateId: z.uuid().optional() }).strict(),
         signer: z.string().min(1),
+        /**
+         * credkit extension: subjectAltName entries of the new certificate — the DNS names a verifier proves with
+         * the x509_san_dns client-id prefix (OpenID4VP 1.0 §5.9.3), URIs, e-mail addresses
+         */
+        subjectAlternativeName: z
+          .object({
+            dns: z
+              .array(z.string().regex(DNS_NAME, "must be a DNS name (letters, digits, hyphens, dots)"))
+              .min(1)
+              .optional(),
+            uri: z.array(z.url()).min(1).optional(),
+            email: z.array(z.email()).min(1).optional(),
+          })
+          .strict()
+          .optional(),
         ...validityFields,
       })
       .strict()
@@ -214,7 +231,13 @@ async function issueByAuthority(
       subject,
       subjectPublicKeyInfo,
       ...validityPeriod(content, deps.clock.now(), leeway, issuer),
-      extensions: PROFILE_EXTENSIONS[content.profile],
+      extensions: {
+        ...PROFILE_EXTENSIONS[content.profile],
+        ...(content.subjectAlternativeName && {
+          subjectAlternativeName: content.subjectAlternativeName,
+          emptySubject: Object.values(subject).every((value) => value === undefined),
+        }),
+      },
     },
     createKeySigner(deps.providers, authority.key),
     issuer,

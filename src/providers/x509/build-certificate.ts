@@ -37,14 +37,20 @@ function randomSerial(): Uint8Array {
 }
 
 /** The issuer's subject name (byte-exact, for name chaining) and key identifier (its SKI, else derived). */
+const ISSUERS = new WeakMap<X509Certificate, { name: Name; keyId: Uint8Array }>();
+
 function issuerOf(issuer: X509Certificate): { name: Name; keyId: Uint8Array } {
+  const known = ISSUERS.get(issuer);
+  if (known) return known;
   const parsed = AsnConvert.parse(issuer.raw, Certificate);
   const tbs = parsed.tbsCertificate;
   const ski = tbs.extensions?.find((extension) => extension.extnID === "2.5.29.14");
   const keyId = ski
     ? new Uint8Array(AsnConvert.parse(ski.extnValue.buffer, SubjectKeyIdentifier).buffer)
     : keyIdentifier(new Uint8Array(AsnConvert.serialize(tbs.subjectPublicKeyInfo)));
-  return { name: tbs.subject, keyId };
+  const result = { name: tbs.subject, keyId };
+  ISSUERS.set(issuer, result);
+  return result;
 }
 
 /**

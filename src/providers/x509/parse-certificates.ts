@@ -23,12 +23,31 @@ export function parseX5c(x5c: unknown): X509Certificate[] {
   });
 }
 
+/**
+ * Parsed certificates by their DER (base64). node:crypto's X509Certificate constructor costs ~0.3 ms — more than
+ * verifying a signature — while a wallet or a signing identifier sees the same few chains again and again. The objects
+ * are immutable and keyed by their exact bytes, so sharing them is safe; least recently used entries are dropped.
+ */
+const PARSED = new Map<string, X509Certificate>();
+const PARSED_LIMIT = 512;
+
 function parseDer(der: Buffer, index: number): X509Certificate {
+  const key = der.toString("base64");
+  const cached = PARSED.get(key);
+  if (cached) {
+    PARSED.delete(key);
+    PARSED.set(key, cached);
+    return cached;
+  }
+  let certificate: X509Certificate;
   try {
-    return new X509Certificate(der);
+    certificate = new X509Certificate(der);
   } catch (error) {
     throw new CredkitError("BR_0224", `certificate ${index} is not a valid X.509 certificate`, { cause: error });
   }
+  PARSED.set(key, certificate);
+  if (PARSED.size > PARSED_LIMIT) PARSED.delete(PARSED.keys().next().value as string);
+  return certificate;
 }
 
 /** PEM text of certificates, leaf first (the stored form of a chain). */

@@ -9,6 +9,7 @@ import {
   KeyIdentifier,
   KeyUsage,
   KeyUsageFlags,
+  SubjectAlternativeName,
   SubjectKeyIdentifier,
 } from "@peculiar/asn1-x509";
 
@@ -40,6 +41,10 @@ export interface ExtensionsSpec {
   subjectKeyIdentifier?: Uint8Array;
   authorityKeyIdentifier?: Uint8Array;
   issuerAlternativeName?: { type: "EMAIL" | "URI"; name: string };
+  /** subjectAltName (RFC 5280 §4.2.1.6; critical when the subject DN is empty): what x509_san_dns names */
+  subjectAlternativeName?: { dns?: readonly string[]; uri?: readonly string[]; email?: readonly string[] };
+  /** whether the subject DN is empty (then subjectAltName must be critical) */
+  emptySubject?: boolean;
 }
 
 function extension(extnID: string, critical: boolean, value: object): Extension {
@@ -52,7 +57,7 @@ function keyUsageFlags(names: readonly KeyUsageName[]): number {
   return flags;
 }
 
-/** The extensions of a spec, in a stable order (basicConstraints, keyUsage, extKeyUsage, SKI, AKI, IAN). */
+/** The extensions of a spec, in a stable order (basicConstraints, keyUsage, extKeyUsage, SKI, AKI, SAN, IAN). */
 export function buildExtensions(spec: ExtensionsSpec): Extension[] {
   const extensions: Extension[] = [];
   if (spec.ca !== undefined) extensions.push(extension("2.5.29.19", true, new BasicConstraints({ cA: spec.ca })));
@@ -66,6 +71,15 @@ export function buildExtensions(spec: ExtensionsSpec): Extension[] {
   if (spec.authorityKeyIdentifier) {
     const keyIdentifier = new KeyIdentifier(spec.authorityKeyIdentifier);
     extensions.push(extension("2.5.29.35", false, new AuthorityKeyIdentifier({ keyIdentifier })));
+  }
+  const san = spec.subjectAlternativeName;
+  const sanNames = [
+    ...(san?.dns ?? []).map((dNSName) => new GeneralName({ dNSName })),
+    ...(san?.uri ?? []).map((uniformResourceIdentifier) => new GeneralName({ uniformResourceIdentifier })),
+    ...(san?.email ?? []).map((rfc822Name) => new GeneralName({ rfc822Name })),
+  ];
+  if (sanNames.length > 0) {
+    extensions.push(extension("2.5.29.17", spec.emptySubject === true, new SubjectAlternativeName(sanNames)));
   }
   if (spec.issuerAlternativeName) {
     const { type, name } = spec.issuerAlternativeName;
