@@ -17,6 +17,14 @@ export const certificateValidationSchema = z
     trustAnchors: z
       .array(z.string().regex(PEM_CERTIFICATE, "must be a PEM certificate (-----BEGIN CERTIFICATE-----)"))
       .default(() => []),
+    /**
+     * Trusted registrars: the roots registration certificates in `verifier_info` must chain to. Absent: `trustAnchors`
+     * serve for both. Set it to keep the two roles apart, so a registrar cannot vouch for a verifier's domain and an
+     * access-certificate CA cannot register relying parties.
+     */
+    registrarTrustAnchors: z
+      .array(z.string().regex(PEM_CERTIFICATE, "must be a PEM certificate (-----BEGIN CERTIFICATE-----)"))
+      .optional(),
   })
   .default(() => ({ leeway: 60, trustAnchors: [] }));
 

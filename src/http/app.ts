@@ -9,6 +9,7 @@ import { requirePermission } from "./auth/authorize.js";
 import { emptyResponse, jsonResponse, SECURITY_HEADERS, toErrorResponse } from "./errors/to-error-response.js";
 import { createHttpMetrics, type HttpMetrics } from "./metrics.js";
 import { parseQuery } from "./query/parse-query.js";
+import { rejectNulCharacters, rejectNulInParameters } from "./reject-nul.js";
 import { JSON_BODY_VARIABLE, type ParsedJsonBody, readJsonBody, requireJsonBody } from "./request-guards.js";
 import { API_ROUTES } from "./routes/api/index.js";
 import type { ApiRoute } from "./routes/api-route.js";
@@ -111,11 +112,13 @@ async function handleApiRoute(kit: Credkit, route: ApiRoute, c: import("hono").C
     ...(auth.actor !== undefined && { actor: auth.actor }),
   };
   const searchParams = new URL(c.req.url).searchParams;
+  rejectNulInParameters(searchParams, c.req.param() as Record<string, string>);
   const query = parseQuery(searchParams, route.query ?? NO_QUERY);
   let body: unknown;
   if (route.body) {
     const parsed = c.get(JSON_BODY_VARIABLE);
     body = route.optionalBody && !parsed?.present ? undefined : await readJsonBody(c, route.body);
+    if (body !== undefined) rejectNulCharacters(body, "body");
   } else {
     const parsed = c.get(JSON_BODY_VARIABLE);
     if (parsed?.present && !isEmptyObject(parsed.value)) {

@@ -1,7 +1,7 @@
 import type { Condition, ListQuery, OrderBy, Page, Repository } from "../ports/storage.js";
 import { decodeColumn, encodeColumn } from "./column-codec.js";
 import type { Row, TableDriver } from "./table-driver.js";
-import { CHILD_POSITION_COLUMN, type ChildSpec, type TableSpec } from "./table-spec.js";
+import { CHILD_POSITION_COLUMN, type ChildSpec, type ColumnType, type TableSpec } from "./table-spec.js";
 
 const byId = (id: string): Condition => ({ op: "eq", column: "id", value: id });
 const DEFAULT_ORDER: readonly OrderBy[] = [{ column: "createdDate", direction: "DESC" }];
@@ -10,23 +10,33 @@ function and(a: Condition, b?: Condition): Condition {
   return b ? { op: "and", conditions: [a, b] } : a;
 }
 
-function encodeRow(
-  columns: Readonly<Record<string, string>>,
-  source: Record<string, unknown>,
-  onlyPresent: boolean,
-): Row {
+type Columns = Readonly<Record<string, ColumnType>>;
+
+/** the [column, type] pairs of a spec's columns, computed once per spec (rows are encoded and decoded per call) */
+const columnEntries = new WeakMap<Columns, readonly (readonly [string, ColumnType])[]>();
+
+function entriesOf(columns: Columns): readonly (readonly [string, ColumnType])[] {
+  let entries = columnEntries.get(columns);
+  if (entries === undefined) {
+    entries = Object.entries(columns);
+    columnEntries.set(columns, entries);
+  }
+  return entries;
+}
+
+function encodeRow(columns: Columns, source: Record<string, unknown>, onlyPresent: boolean): Row {
   const row: Row = {};
-  for (const [column, type] of Object.entries(columns)) {
+  for (const [column, type] of entriesOf(columns)) {
     if (onlyPresent && !Object.hasOwn(source, column)) continue;
-    row[column] = encodeColumn(type as never, source[column]);
+    row[column] = encodeColumn(type, source[column]);
   }
   return row;
 }
 
-function decodeRow<T>(columns: Readonly<Record<string, string>>, row: Row): T {
+function decodeRow<T>(columns: Columns, row: Row): T {
   const entity: Record<string, unknown> = {};
-  for (const [column, type] of Object.entries(columns)) {
-    const value = decodeColumn(type as never, row[column]);
+  for (const [column, type] of entriesOf(columns)) {
+    const value = decodeColumn(type, row[column]);
     if (value !== undefined) entity[column] = value;
   }
   return entity as T;
@@ -75,11 +85,18 @@ export function createRepository<T extends { id: string }>(driver: TableDriver, 
 
   const inTransaction = <R>(fn: (d: TableDriver) => Promise<R>) =>
     children.length === 0 ? fn(driver) : driver.transaction(fn);
+  /** a write that touches no child table is one statement: no transaction of its own */
+  const touchesChildren = (values: Record<string, unknown>, nonEmpty: boolean) =>
+    children.some(([field]) =>
+      nonEmpty ? ((values[field] ?? []) as unknown[]).length > 0 : Object.hasOwn(values, field),
+    );
 
   return {
     async insert(entity) {
+      const row = encodeRow(spec.columns, entity as Record<string, unknown>, false);
+      if (!touchesChildren(entity as Record<string, unknown>, true)) return driver.insert(spec.table, [row]);
       await inTransaction(async (d) => {
-        await d.insert(spec.table, [encodeRow(spec.columns, entity as Record<string, unknown>, false)]);
+        await d.insert(spec.table, [row]);
         for (const [field, child] of children) {
           const items = ((entity as Record<string, unknown>)[field] ?? []) as Record<string, unknown>[];
           if (items.length > 0) await d.insert(child.table, childRows(child, entity.id, items));
@@ -110,7 +127,10 @@ export function createRepository<T extends { id: string }>(driver: TableDriver, 
       const values = patch as Record<string, unknown>;
       const row = encodeRow(spec.columns, values, true);
       delete row.id;
-      return inTransaction(async (d) => {
+      const write = touchesChildren(values, false)
+        ? inTransaction
+        : <R>(fn: (d: TableDriver) => Promise<R>) => fn(driver);
+      return write(async (d) => {
         const where = and(byId(id), options?.where);
         const changed =
           Object.keys(row).length > 0 ? await d.update(spec.table, where, row) : await d.count(spec.table, where);

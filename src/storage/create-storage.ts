@@ -21,6 +21,16 @@ import {
 
 /** Builds the Storage port (all repositories + transactions) over any TableDriver. */
 export function createStorage(driver: TableDriver): Storage {
+  // a driver that hands out the same transaction driver every time (SQLite) gets its repositories built once
+  const transactionStorages = new WeakMap<TableDriver, Storage>();
+  const storageOf = (txDriver: TableDriver): Storage => {
+    let txStorage = transactionStorages.get(txDriver);
+    if (txStorage === undefined) {
+      txStorage = createStorage(txDriver);
+      transactionStorages.set(txDriver, txStorage);
+    }
+    return txStorage;
+  };
   const storage: Storage = {
     kind: driver.kind,
     organisations: createRepository(driver, organisationTable),
@@ -38,7 +48,7 @@ export function createStorage(driver: TableDriver): Storage {
     proofSchemas: createRepository(driver, proofSchemaTable),
     proofs: createRepository(driver, proofTable),
     notifications: createRepository(driver, notificationTable),
-    transaction: (fn) => driver.transaction((txDriver) => fn(txDriver === driver ? storage : createStorage(txDriver))),
+    transaction: (fn) => driver.transaction((txDriver) => fn(txDriver === driver ? storage : storageOf(txDriver))),
     close: () => driver.close(),
   };
   return storage;

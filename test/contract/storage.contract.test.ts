@@ -96,6 +96,34 @@ for (const adapter of STORAGE_ADAPTERS) {
       expect(await storage.dids.get(did.id)).toBeUndefined();
     });
 
+    it("writes and reads back more child rows than one multi-row insert holds, in order", async () => {
+      const signer = key(org.id, "many-children");
+      await storage.keys.insert(signer);
+      const keys = Array.from({ length: 123 }, (_, i) => ({
+        role: "AUTHENTICATION",
+        keyId: signer.id,
+        reference: `key-${i}`,
+      }));
+      const did: Did = {
+        id: randomUUID(),
+        organisationId: org.id,
+        name: "did many",
+        did: `did:key:z${randomUUID()}`,
+        type: "LOCAL",
+        method: "KEY",
+        deactivated: false,
+        keys: keys as Did["keys"],
+        createdDate: at("2025-01-02T00:00:00.000Z"),
+        lastModified: at("2025-01-02T00:00:00.000Z"),
+      };
+      await storage.dids.insert(did);
+      expect((await storage.dids.get(did.id))?.keys).toEqual(keys);
+      expect(await storage.dids.update(did.id, { keys: keys.slice(0, 51) as Did["keys"] })).toBe(true);
+      expect((await storage.dids.get(did.id))?.keys).toEqual(keys.slice(0, 51));
+      expect(await storage.dids.findMany({ op: "eq", column: "id", value: did.id }, { limit: 1 })).toHaveLength(1);
+      expect(await storage.dids.delete(did.id)).toBe(true);
+    });
+
     it("maps uniqueness violations to the BR code of the rule and writes nothing", async () => {
       const first = key(org.id, "unique-name");
       await storage.keys.insert(first);

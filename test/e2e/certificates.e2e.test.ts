@@ -118,6 +118,23 @@ for (const [index, storageCase] of STORAGE_ADAPTERS.entries()) {
       });
       expect(created.status, created.text).toBe(201);
 
+      // a commonName with control characters is no name to store (NUL is not even text in Postgres): give one
+      const nul = await certifiedKey(intermediate, "evil\u0000name");
+      await expectRefused(
+        { certificates: [{ keyId: nul.key.id, chain: chainOf(nul.leaf, intermediate, root) }] },
+        400,
+        "BR_0224",
+      );
+      await expectRefused(
+        { certificates: [{ keyId: nul.key.id, chain: chainOf(nul.leaf, intermediate, root), name: "a\u0000b" }] },
+        400,
+        "BR_0084",
+      );
+      const named = await createIdentifier({
+        certificates: [{ keyId: nul.key.id, chain: chainOf(nul.leaf, intermediate, root), name: "named" }],
+      });
+      expect(named.status, named.text).toBe(201);
+
       const detail = await api("GET", `/api/identifier/v1/${created.json.id}`);
       expect(detail.status).toBe(200);
       expect(detail.json).toMatchObject({ id: created.json.id, type: "CERTIFICATE", state: "ACTIVE", isRemote: false });
@@ -340,6 +357,9 @@ for (const [index, storageCase] of STORAGE_ADAPTERS.entries()) {
       await expectRefused(content({ profile: "MDL" }), 400, "BR_0084");
       await expectRefused(content({ subject: {} }), 400, "BR_0084");
       await expectRefused(content({ subject: { countryName: "Switzerland" } }), 400, "BR_0084");
+      // control characters (NUL cannot even be stored as text in Postgres; CR/LF forge lines in logs and DN strings)
+      await expectRefused(content({ subject: { commonName: "evil\u0000name" } }), 400, "BR_0084");
+      await expectRefused(content({ subject: { organisationName: "Acme\nCN=Bank" } }), 400, "BR_0084");
       // a CA whose certificate is not valid yet cannot sign
       const laterKey = await newKey();
       const later = await createIdentifier(

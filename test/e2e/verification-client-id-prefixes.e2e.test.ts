@@ -400,6 +400,38 @@ describe("OpenID4VP 1.0 x509_san_dns, x509_hash and verifier_attestation: credki
       await expectRefused(forgedUrl(request.clientId, unsigned), "a x509_hash request must be signed");
     });
 
+    it("a leaf whose key usage does not allow digitalSignature (keyCertSign only) cannot sign requests", async () => {
+      const pair = await generateKeyPair("ES256", { extractable: true });
+      const leaf = await createTestCertificate(pki.intermediate, "cert-sign only verifier", {
+        publicJwk: await exportJWK(pair.publicKey),
+        keyUsage: 32, // @peculiar/x509 KeyUsageFlags.keyCertSign
+      });
+      const clientId = `x509_hash:${sha256Base64url(leaf.der)}`;
+      const object = await sign(
+        { x5c: [leaf.der, pki.intermediate.der] },
+        await requestPayload(clientId),
+        pair.privateKey,
+      );
+      await expectRefused(forgedUrl(clientId, object), "key usage does not allow digitalSignature");
+    });
+
+    it("a request whose parameters are nested too deeply answers 400, not 5xx", async () => {
+      const pair = await generateKeyPair("ES256", { extractable: true });
+      const leaf = await createTestCertificate(pki.intermediate, "deep verifier", {
+        publicJwk: await exportJWK(pair.publicKey),
+      });
+      const clientId = `x509_hash:${sha256Base64url(leaf.der)}`;
+      // 20 000 nested arrays: JSON.parse reads them, a recursive walk or JSON.stringify of them overflows the stack
+      const payload = JSON.stringify({
+        ...(await requestPayload(clientId)),
+        client_metadata: { extra: "DEEP" },
+      }).replace('"DEEP"', `${"[".repeat(20_000)}"x"${"]".repeat(20_000)}`);
+      const object = await new CompactSign(new TextEncoder().encode(payload))
+        .setProtectedHeader({ alg: "ES256", typ: "oauth-authz-req+jwt", x5c: [leaf.der, pki.intermediate.der] })
+        .sign(pair.privateKey);
+      await expectRefused(forgedUrl(clientId, object), "nested deeper than 64 levels");
+    });
+
     describe("verifier_attestation", () => {
       let requestKey: { privateKey: CryptoKey; publicJwk: JWK };
       const clientId = "verifier_attestation:verifier.example";
@@ -472,6 +504,13 @@ describe("OpenID4VP 1.0 x509_san_dns, x509_hash and verifier_attestation: credki
         await expectRefused(
           await attestedRequest({ redirectUris: ["https://verifier.example/cb"] }),
           "is not one of the verifier attestation's redirect_uris",
+        );
+      });
+
+      it("an attestation with crit header parameters the wallet does not understand (RFC 7515 §4.1.11)", async () => {
+        await expectRefused(
+          await attestedRequest({ header: { crit: ["x-policy"], "x-policy": "ignore-sub" } }),
+          "the verifier attestation: crit header extensions are not understood",
         );
       });
 

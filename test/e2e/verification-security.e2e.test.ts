@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { generateKeyPair, SignJWT } from "jose";
+import { CompactEncrypt, generateKeyPair, importJWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryStorage } from "../../src/storage/memory/index.js";
 import { type SchemaHandle, withLatency } from "../support/issuer-fixture.js";
@@ -340,6 +340,17 @@ describe("OpenID4VP verifier security: bad responses end the proof in the docume
     );
     expectInvalidRequest(await verifier.postResponse({ response: unknownKid }));
     expectInvalidRequest(await verifier.postResponse({ response: "not-a-jwe" }));
+    // encrypted to the right key, but with an alg / enc the request did not offer (OpenID4VP 1.0 §8.3)
+    const jwk = request.payload.client_metadata.jwks!.keys[0]!;
+    for (const [alg, enc] of [
+      ["ECDH-ES+A128KW", "A128GCM"],
+      ["ECDH-ES", "A128CBC-HS256"],
+    ] as const) {
+      const unoffered = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(parameters)))
+        .setProtectedHeader({ alg, enc, kid: jwk.kid! })
+        .encrypt(await importJWK(jwk, alg));
+      expectInvalidRequest(await verifier.postResponse({ response: unoffered }));
+    }
     // no state, unknown state, wrong content type
     expectInvalidRequest(await verifier.postResponse({ vp_token: JSON.stringify({ input_0: [presentation] }) }));
     expectInvalidRequest(

@@ -26,6 +26,27 @@ import { createTestCertificate } from "../support/x509-fixture.js";
 const INSECURE = { app: { http: { allowInsecureHttpTransport: true } } };
 const PROTOCOL = "OPENID4VP_FINAL1";
 
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+/** did:key of an Ed25519 public key (base64url raw), computed independently of credkit (multicodec 0xed01) */
+function ed25519DidKey(publicKey: string): string {
+  const bytes = [0xed, 0x01, ...Buffer.from(publicKey, "base64url")];
+  let value = BigInt(`0x${Buffer.from(bytes).toString("hex")}`);
+  let text = "";
+  while (value > 0n) {
+    text = BASE58[Number(value % 58n)] + text;
+    value /= 58n;
+  }
+  return `did:key:z${text}`;
+}
+
+/** the ETSI example, with the verifier's DID added to `sub.id`: what binds the certificate to its requests */
+function boundClaims(did: string): Record<string, unknown> {
+  const claims = exampleClaims();
+  const sub = claims.sub as { id: unknown[] };
+  return { ...claims, sub: { ...sub, id: [...sub.id, { type: "did", identifier: did }] } };
+}
+
 interface Wallet {
   kit: Credkit;
   api: ReturnType<typeof createApiClient>;
@@ -34,8 +55,13 @@ interface Wallet {
   server: Server;
 }
 
-async function startWallet(trustAnchors: string[]): Promise<Wallet> {
-  const kit = await createTestKit({ config: { ...INSECURE, certificateValidation: { trustAnchors } } });
+async function startWallet(trustAnchors: string[], registrarTrustAnchors?: string[]): Promise<Wallet> {
+  const kit = await createTestKit({
+    config: {
+      ...INSECURE,
+      certificateValidation: { trustAnchors, ...(registrarTrustAnchors && { registrarTrustAnchors }) },
+    },
+  });
   const server = createServer(credkitNode(kit));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const api = createApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
@@ -72,8 +98,12 @@ describe("EUDI trust information: registration certificates in verifier_info (cr
   let other: Wallet;
   let proofSchemaId: string;
 
+  /**
+   * A did:key DID identifier; `trustInformation` may be a function of the DID it will have (did:key is derived from
+   * the key), so a registration certificate can name the DID it is bound to.
+   */
   async function createIdentifier(name: string, trustInformation?: unknown) {
-    const keyId = (
+    const key = (
       await verifier.api("POST", "/api/key/v1", {
         organisationId: verifier.organisationId,
         keyType: "EDDSA",
@@ -82,7 +112,12 @@ describe("EUDI trust information: registration certificates in verifier_info (cr
         storageType: "INTERNAL",
         storageParams: {},
       })
-    ).json.id as string;
+    ).json;
+    const keyId = key.id as string;
+    if (typeof trustInformation === "function") {
+      const publicKey = (await verifier.api("GET", `/api/key/v1/${keyId}`)).json.publicKey as string;
+      trustInformation = await trustInformation(ed25519DidKey(publicKey));
+    }
     return verifier.api("POST", "/api/identifier/v1", {
       organisationId: verifier.organisationId,
       name,
@@ -125,11 +160,11 @@ describe("EUDI trust information: registration certificates in verifier_info (cr
 
   beforeAll(async () => {
     registrar = await createRegistrar();
-    registrationCertificate = await signRegistrationCertificate(registrar);
     verifier = await startIssuerFixture({ config: INSECURE });
-    const created = await createIdentifier("registered verifier", [
-      { type: "REGISTRATION_CERTIFICATE", data: registrationCertificate },
-    ]);
+    const created = await createIdentifier("registered verifier", async (did: string) => {
+      registrationCertificate = await signRegistrationCertificate(registrar, boundClaims(did));
+      return [{ type: "REGISTRATION_CERTIFICATE", data: registrationCertificate }];
+    });
     expect(created.status, created.text).toBe(201);
     registeredIdentifierId = created.json.id as string;
     const schema = await verifier.api("POST", "/api/proof-schema/v1", {
@@ -255,9 +290,44 @@ describe("EUDI trust information: registration certificates in verifier_info (cr
     expect(definition.json.credentialQueries.input_0.purpose).toBeUndefined();
   });
 
-  it("a tampered registration certificate is UNTRUSTED even for the trusting wallet", async () => {
-    const created = await createIdentifier("tampered verifier", [
+  it("registrarTrustAnchors, when set, alone decide which registrars are trusted", async () => {
+    const registrarOnly = await startWallet([], [registrar.root.pem]);
+    const accessOnly = await startWallet([registrar.root.pem], []);
+    try {
+      const first = await receive(registrarOnly, (await share(registeredIdentifierId)).url);
+      expect((await registrarOnly.api("GET", `/api/proof-request/v1/${first}`)).json.trustInformation).toMatchObject({
+        result: "TRUSTED",
+      });
+      const second = await receive(accessOnly, (await share(registeredIdentifierId)).url);
+      expect((await accessOnly.api("GET", `/api/proof-request/v1/${second}`)).json.trustInformation).toMatchObject({
+        result: "UNTRUSTED",
+      });
+      const stored = await accessOnly.kit.storage.proofs.get(second);
+      expect(stored?.trustInformation?.attestations[0]?.reason).toContain("does not lead to a trusted registrar");
+    } finally {
+      await stopWallet(registrarOnly);
+      await stopWallet(accessOnly);
+    }
+  });
+
+  it("a genuine registration certificate of another relying party (not naming this DID) is UNTRUSTED", async () => {
+    // the certificate is valid and signed by the trusted registrar, but names only the webshop's LEI: copied
+    const created = await createIdentifier("copycat verifier", [
       { type: "REGISTRATION_CERTIFICATE", data: await signRegistrationCertificate(registrar) },
+    ]);
+    expect(created.status, created.text).toBe(201);
+    const proofId = await receive(trusting, (await share(created.json.id as string)).url);
+    const proof = await trusting.api("GET", `/api/proof-request/v1/${proofId}`);
+    expect(proof.json.trustInformation).toMatchObject({ result: "UNTRUSTED", name: "Webshop" });
+    const stored = await trusting.kit.storage.proofs.get(proofId);
+    expect(stored?.trustInformation?.attestations[0]?.reason).toMatch(/names "LEIXG-743700EB2QF2J1WRO915", not/);
+    const definition = await trusting.api("GET", `/api/proof-request/v2/${proofId}/presentation-definition`);
+    expect(definition.json.credentialQueries.input_0.purpose).toBeUndefined();
+  });
+
+  it("a tampered registration certificate is UNTRUSTED even for the trusting wallet", async () => {
+    const created = await createIdentifier("tampered verifier", async (did: string) => [
+      { type: "REGISTRATION_CERTIFICATE", data: await signRegistrationCertificate(registrar, boundClaims(did)) },
     ]);
     expect(created.status, created.text).toBe(201);
     const identifier = (await verifier.kit.storage.identifiers.get(created.json.id))!;

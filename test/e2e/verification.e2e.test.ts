@@ -256,6 +256,22 @@ describe("OpenID4VP verifier: proof schemas, proof requests, request objects and
         `/api/history/v1?page=0&pageSize=10&organisationId=${otherOrganisation}&entityIds[]=${imported.json.id}`,
       );
       expect(history.json.values.map((h: { action: string }) => h.action)).toEqual(["IMPORTED"]);
+
+      // a malformed shared document (null entries, options that are no lists) is a 400, never a 5xx, and creates nothing
+      for (const broken of [
+        { ...sharedDocument, credentialSets: [null] },
+        { ...sharedDocument, credentialSets: [{ options: [null] }] },
+        { ...sharedDocument, proofInputSchemas: [null] },
+        { ...sharedDocument, proofInputSchemas: [{ ...sharedDocument.proofInputSchemas[0], claimSchemas: [null] }] },
+      ]) {
+        const refused = await api("POST", "/api/proof-schema/v1/import", {
+          organisationId: otherOrganisation,
+          schema: broken,
+        });
+        expect(refused.status, refused.text).toBe(400);
+      }
+      const after = await api("GET", `/api/proof-schema/v1?page=0&pageSize=50&organisationId=${otherOrganisation}`);
+      expect(after.json.totalItems).toBe(1);
     });
 
     it("refuses bad input: unknown credential schema, claim of another schema, no required claim, duplicate claim", async () => {

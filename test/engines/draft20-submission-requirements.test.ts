@@ -171,6 +171,21 @@ describe("unmetSubmissionRequirement", () => {
     );
   });
 
+  it("refuses deeply nested or huge requirements instead of recursing into them (a verifier-controlled DoS)", () => {
+    let deep: Record<string, unknown> = { rule: "all", from: "A" };
+    for (let level = 0; level < 20_000; level++) deep = { rule: "all", from_nested: [deep] };
+    const deepDefinition = definition([deep as never]);
+    expect(() => submissionRequirementsProblem(deepDefinition)).not.toThrow();
+    expect(submissionRequirementsProblem(deepDefinition)).toMatch(/nested deeper than 8 levels/);
+    let eight: Record<string, unknown> = { rule: "all", from: "A" };
+    for (let level = 0; level < 7; level++) eight = { rule: "all", from_nested: [eight] };
+    expect(submissionRequirementsProblem(definition([eight as never]))).toBeUndefined();
+    const wide = definition([
+      { rule: "pick", min: 1, from_nested: Array.from({ length: 1000 }, () => ({ rule: "all", from: "A" })) },
+    ] as never);
+    expect(submissionRequirementsProblem(wide)).toMatch(/more than 256 submission requirements/);
+  });
+
   it("a definition without requirements is always satisfied here (every descriptor is checked elsewhere)", () => {
     const plain: PexPresentationDefinition = { id: "def", input_descriptors: [{ id: "a", constraints: {} }] };
     expect(unmetSubmissionRequirement(plain, answered())).toBeUndefined();

@@ -100,6 +100,20 @@ for (const adapter of STORAGE_ADAPTERS) {
       expect(await notificationsOf(storage, proof.id)).toEqual([]);
     });
 
+    it("answers conditional updates of rows without destination like the plain repository", async () => {
+      const silent = credentialRow({ state: "OFFERED" });
+      await storage.credentials.insert(silent);
+      const onlyFrom = (state: string) => ({ where: { op: "eq", column: "state", value: state } as const });
+      expect(await storage.credentials.update(silent.id, { state: "ACCEPTED" }, onlyFrom("PENDING"))).toBe(false);
+      expect((await storage.credentials.get(silent.id))?.state).toBe("OFFERED");
+      expect(await storage.credentials.update(silent.id, { state: "ACCEPTED" }, onlyFrom("OFFERED"))).toBe(true);
+      expect((await storage.credentials.get(silent.id))?.state).toBe("ACCEPTED");
+      // single use: the same transition a second time changes nothing
+      expect(await storage.credentials.update(silent.id, { state: "ACCEPTED" }, onlyFrom("OFFERED"))).toBe(false);
+      expect(await storage.credentials.update(credentialRow().id, { state: "ACCEPTED" })).toBe(false);
+      expect(await notificationsOf(storage, silent.id)).toEqual([]);
+    });
+
     it("commits the notification with the state change, or neither", async () => {
       const credential = credentialRow({ webhookDestinationUrl: HOOK, state: "OFFERED" });
       await storage.credentials.insert(credential);

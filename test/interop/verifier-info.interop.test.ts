@@ -106,7 +106,14 @@ describe("verifier_info from an independent verifier (plain jose) resolved by th
       registrar,
       exampleClaims({
         name: "Post Office",
-        sub: { id: "VATFI-12345678", legal_name: "Posti Oy" },
+        // the VAT number names the relying party; the DID binds the certificate to the request's signer (§5.1)
+        sub: {
+          id: [
+            { type: "http://data.europa.eu/eudi/id/VAT", identifier: "VATFI-12345678" },
+            { type: "did", identifier: verifier.did },
+          ],
+          legal_name: "Posti Oy",
+        },
         service: undefined,
         srv_description: [{ lang: "en", value: "Parcels." }],
         info_uri: "https://post.invalid",

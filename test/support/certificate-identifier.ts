@@ -92,6 +92,8 @@ export interface AttestationOptions {
   iss?: string;
   redirectUris?: string[];
   typ?: string;
+  /** more protected header parameters (e.g. `crit`) */
+  header?: Record<string, unknown>;
 }
 
 /** A Verifier Attestation JWT (OpenID4VP 1.0 §12), ES256 with x5c, as an attestation issuer would mint it. */
@@ -105,10 +107,15 @@ export async function mintVerifierAttestation(options: AttestationOptions): Prom
       alg: "ES256",
       typ: options.typ ?? "verifier-attestation+jwt",
       x5c: [options.signer, ...(options.chain ?? [])].map((certificate) => certificate.der),
+      ...options.header,
     })
     .setIssuer(options.iss ?? "https://attestations.example")
     .setSubject(options.sub)
     .setIssuedAt(options.iat ?? now)
     .setExpirationTime(options.exp ?? now + 3600)
-    .sign(options.signer.keys.privateKey);
+    .sign(options.signer.keys.privateKey, {
+      crit: Object.fromEntries(
+        (Array.isArray(options.header?.crit) ? (options.header.crit as string[]) : []).map((name) => [name, true]),
+      ),
+    });
 }

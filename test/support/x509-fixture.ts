@@ -59,7 +59,14 @@ export async function createTestRootCa(name = "credkit test root", options: Test
 export async function createTestCertificate(
   issuer: TestCertificate,
   subject: string,
-  options: TestCertificateOptions & { ca?: boolean; publicJwk?: JsonWebKey } = {},
+  options: TestCertificateOptions & {
+    ca?: boolean;
+    publicJwk?: JsonWebKey;
+    /** x509.KeyUsageFlags of the keyUsage extension (default: keyCertSign for a CA, else digitalSignature) */
+    keyUsage?: number;
+    /** basicConstraints pathLenConstraint of a CA */
+    pathLength?: number;
+  } = {},
 ): Promise<TestCertificate> {
   // with publicJwk (e.g. a key generated inside credkit) the certificate is for that key and `keys` holds only it
   const keys = options.publicJwk
@@ -83,9 +90,9 @@ export async function createTestCertificate(
     publicKey: keys.publicKey,
     signingKey: issuer.keys.privateKey,
     extensions: [
-      new x509.BasicConstraintsExtension(options.ca ?? false, undefined, true),
+      new x509.BasicConstraintsExtension(options.ca ?? false, options.pathLength, true),
       new x509.KeyUsagesExtension(
-        options.ca ? x509.KeyUsageFlags.keyCertSign : x509.KeyUsageFlags.digitalSignature,
+        options.keyUsage ?? (options.ca ? x509.KeyUsageFlags.keyCertSign : x509.KeyUsageFlags.digitalSignature),
         true,
       ),
       ...(names.length > 0 ? [new x509.SubjectAlternativeNameExtension(names)] : []),

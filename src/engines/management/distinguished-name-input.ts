@@ -3,7 +3,15 @@ import type { DistinguishedName } from "../../providers/x509/index.js";
 
 /** PrintableString characters (X.680 §41.4). */
 const PRINTABLE = /^[A-Za-z0-9 '()+,\-./:=?]+$/;
-const text = z.string().min(1).max(64);
+/**
+ * X.520 upper bounds are 64 (ub-common-name, ub-organization-name …) or more; 64 for all. No control characters: NUL
+ * cannot be stored as text (Postgres), and CR / LF would forge lines wherever a subject is shown or logged.
+ */
+const text = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((value) => !/\p{Cc}/u.test(value), "must not contain control characters");
 
 /**
  * A certificate subject (CSR `subject`, certificate `content.subject`, CA `selfSigned.content.subject`): One Core's

@@ -39,11 +39,18 @@ const validityFields = { validityStart: timestampInput.optional(), validityEnd: 
 
 const DNS_NAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i;
 
+/** A certificate's name: text without control characters (NUL cannot be stored in Postgres text). */
+const certificateName = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((value) => !/\p{Cc}/u.test(value), "must not contain control characters");
+
 /** One entry of `certificates` (identifier type CERTIFICATE): an existing chain, or `content` a CA identifier signs. */
 export const certificateInputSchema = z
   .object({
     /** default: the leaf's subject commonName */
-    name: z.string().min(1).max(255).optional(),
+    name: certificateName.optional(),
     /** the key the leaf certifies (a key of this deployment) */
     keyId: z.uuid(),
     /** PEM chain, leaf first */
@@ -84,7 +91,7 @@ export type CertificateInput = z.output<typeof certificateInputSchema>;
 export const certificateAuthorityInputSchema = z
   .object({
     keyId: z.uuid(),
-    name: z.string().min(1).max(255).optional(),
+    name: certificateName.optional(),
     chain: z.string().min(1).optional(),
     selfSigned: z
       .object({
@@ -317,6 +324,10 @@ export async function prepareIdentifierCertificates(
     const name = entry.name ?? subjectCommonName(leaf);
     if (name === undefined) {
       throw new CredkitError("BR_0224", `${label}: the certificate has no subject commonName; give a name`);
+    }
+    // the commonName is the chain's author's text: NUL is no storable text (Postgres), CR / LF forge log lines
+    if (/\p{Cc}/u.test(name)) {
+      throw new CredkitError("BR_0224", `${label}: the certificate's commonName has control characters; give a name`);
     }
     rows.push({
       id: deps.newId(),

@@ -156,8 +156,11 @@ export function withNotificationOutbox(storage: Storage, options: NotificationOu
 
         async update(id, patch, updateOptions) {
           if (!emits(patch)) return raw().update(id, patch, updateOptions);
-          // webhookDestinationUrl is fixed at creation: rows without one take the plain path (one count, no load)
+          // webhookDestinationUrl is fixed at creation: rows without one take the plain path (one conditional
+          // update, no load); only when that changes nothing is the row looked at
           if (!Object.hasOwn(patch, "webhookDestinationUrl")) {
+            const plain = and(updateOptions?.where, { op: "isNull", column: "webhookDestinationUrl" });
+            if (await raw().update(id, patch, { where: plain })) return true;
             const hooked = await raw().count({
               op: "and",
               conditions: [

@@ -313,6 +313,16 @@ export function createProofSchemaService(
       if (typeof shared.name !== "string" || !Array.isArray(shared.proofInputSchemas)) {
         throw new CredkitError("BR_0084", "schema: name and proofInputSchemas are required");
       }
+      // the document is another party's: entries that are not objects are refused before anything reads them
+      const isObject = (value: unknown): value is Record<string, unknown> =>
+        typeof value === "object" && value !== null && !Array.isArray(value);
+      const objects = (value: unknown) => value === undefined || (Array.isArray(value) && value.every(isObject));
+      if (
+        !shared.proofInputSchemas.every((entry) => isObject(entry) && objects(entry.claimSchemas)) ||
+        !objects(shared.credentialSets)
+      ) {
+        throw new CredkitError("BR_0084", "schema: proofInputSchemas / credentialSets entries must be objects");
+      }
       const organisationId = resolveTargetOrganisation(context, input.organisationId);
       // map the shared credential schemas onto this organisation's schemas with the same schemaId
       const proofInputSchemas = [];

@@ -8,6 +8,9 @@ import { OAuthError } from "../issuer/openid4vci/oauth-error.js";
  * an encrypted response finds its request without trusting anything else in it), its private half kept sealed in the
  * interaction.
  */
+/** Content encryption of encrypted responses the verifiers accept (`encrypted_response_enc_values_supported`). */
+export const RESPONSE_ENC_VALUES = ["A128GCM", "A256GCM"] as const;
+
 export interface ResponseEncryptionKey {
   encryptionJwk: Record<string, unknown>;
   sealedEncryptionKey: string;
@@ -37,7 +40,8 @@ export function responseKid(jwe: string): string | undefined {
 }
 
 /**
- * Decrypts an encrypted authorization response with the request's sealed key: its payload, a JSON object.
+ * Decrypts an encrypted authorization response with the request's sealed key: its payload, a JSON object. Only
+ * `alg` ECDH-ES with `enc` A128GCM / A256GCM is accepted (no key wrapping, no CBC-HS, no `zip`).
  * `invalid_request` when it cannot be decrypted or read (nothing is changed by the caller then).
  */
 export async function decryptResponse(
@@ -48,7 +52,11 @@ export async function decryptResponse(
 ): Promise<Record<string, unknown>> {
   const key = JSON.parse(deps.secrets.open(sealedEncryptionKey, interactionId)) as Record<string, unknown>;
   try {
-    const { plaintext } = await compactDecrypt(jwe, await importJWK(key as never, "ECDH-ES"));
+    // only what the request offers (OpenID4VP 1.0 §8.3): the key is for ECDH-ES, `enc` one of RESPONSE_ENC_VALUES
+    const { plaintext } = await compactDecrypt(jwe, await importJWK(key as never, "ECDH-ES"), {
+      keyManagementAlgorithms: ["ECDH-ES"],
+      contentEncryptionAlgorithms: [...RESPONSE_ENC_VALUES],
+    });
     const payload: unknown = JSON.parse(new TextDecoder().decode(plaintext));
     if (typeof payload !== "object" || payload === null || Array.isArray(payload)) throw new Error("not an object");
     return payload as Record<string, unknown>;

@@ -114,7 +114,7 @@ export function evaluateRegistrationCertificate(
     });
     if (!validation.trusted) {
       return untrusted(
-        `the registration certificate's x5c chain does not lead to a trusted registrar (certificateValidation.trustAnchors)`,
+        `the registration certificate's x5c chain does not lead to a trusted registrar (certificateValidation.registrarTrustAnchors, else trustAnchors)`,
         { claims },
       );
     }
@@ -128,7 +128,7 @@ export function evaluateRegistrationCertificate(
     const named = subjectIdentifiers(claims);
     if (!named.some((identifier) => bound.includes(identifier))) {
       return untrusted(
-        `the registration certificate names ${named.map((v) => JSON.stringify(v)).join(", ")}, not the relying party of the access certificate (${bound.map((v) => JSON.stringify(v)).join(", ")})`,
+        `the registration certificate names ${named.map((v) => JSON.stringify(v)).join(", ")}, not the relying party that signed the request (${bound.map((v) => JSON.stringify(v)).join(", ")})`,
         { claims, ...(trustAnchor !== undefined && { trustAnchor }) },
       );
     }

@@ -1,6 +1,7 @@
 import { constants, verify as cryptoVerify, type KeyObject, type X509Certificate } from "node:crypto";
 import { z } from "zod";
 import { CredkitError, isCredkitError } from "../../errors/credkit-error.js";
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../jose/json-depth.js";
 import { parseX5c } from "../x509/index.js";
 
 // ETSI TS 119 475 Wallet-Relying Party Registration Certificates (WRPRC) in JWT form: a JWS whose JOSE header has
@@ -112,6 +113,7 @@ function decodeJson(segment: string, part: string): Record<string, unknown> {
     throw malformed(`${part} is not JSON`);
   }
   if (!isObject(value)) throw malformed(`${part} is not a JSON object`);
+  if (jsonDepthExceeds(value)) throw malformed(`${part} is nested deeper than ${MAX_JSON_DEPTH} levels`);
   return value;
 }
 

@@ -12,9 +12,18 @@ export function parsePemChain(pem: string): X509Certificate[] {
   return blocks.map((block, index) => parseDer(Buffer.from((block[1] ?? "").replace(/\s+/g, ""), "base64"), index));
 }
 
+/** Longest `x5c` accepted: real chains hold 2–4 certificates; each one costs a parse and a signature check. */
+export const MAX_X5C_CERTIFICATES = 10;
+
 /** Parses an `x5c` header (RFC 7515 §4.1.6: base64, not base64url, DER, leaf first); BR_0224 on anything else. */
 export function parseX5c(x5c: unknown): X509Certificate[] {
   if (!Array.isArray(x5c) || x5c.length === 0) throw new CredkitError("BR_0224", "x5c must be a non-empty array");
+  if (x5c.length > MAX_X5C_CERTIFICATES) {
+    throw new CredkitError(
+      "BR_0224",
+      `x5c holds ${x5c.length} certificates; at most ${MAX_X5C_CERTIFICATES} are accepted`,
+    );
+  }
   return x5c.map((entry, index) => {
     if (typeof entry !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(entry)) {
       throw new CredkitError("BR_0224", `x5c[${index}] is not base64 DER`);

@@ -38,6 +38,16 @@ export function toUniqueError(error: unknown, info: TableInfo, dialect: SqlDiale
   return new CredkitError(rule?.code ?? "BR_0357", `unique constraint ${rule?.name ?? violated.name ?? "?"} violated`);
 }
 
+/**
+ * PostgreSQL refuses text it cannot store — a NUL character (22021 character_not_in_repertoire, 22P05
+ * untranslatable_character) — where SQLite stores it. Such input is the caller's mistake: BR_0084, never a 500.
+ */
+export function toInvalidTextError(error: unknown, dialect: SqlDialectName): unknown {
+  const code = (error as { code?: string }).code;
+  if (dialect !== "postgres" || (code !== "22021" && code !== "22P05")) return error;
+  return new CredkitError("BR_0084", "text values must not contain NUL (U+0000) characters");
+}
+
 /** TableDriver over Kysely, shared by the SQLite and PostgreSQL adapters. */
 export class KyselyDriver implements TableDriver {
   constructor(
@@ -66,7 +76,7 @@ export class KyselyDriver implements TableDriver {
         .values(rows as Row[])
         .execute();
     } catch (error) {
-      throw toUniqueError(error, this.info(table), this.kind);
+      throw toInvalidTextError(toUniqueError(error, this.info(table), this.kind), this.kind);
     }
   }
 
@@ -91,16 +101,24 @@ export class KyselyDriver implements TableDriver {
       if (options.limit === undefined) query = query.limit(this.kind === "sqlite" ? -1 : Number.MAX_SAFE_INTEGER);
       query = query.offset(options.offset);
     }
-    return (await query.execute()) as Row[];
+    try {
+      return (await query.execute()) as Row[];
+    } catch (error) {
+      throw toInvalidTextError(error, this.kind);
+    }
   }
 
   async count(table: string, where?: Condition): Promise<number> {
-    const row = await this.db
-      .selectFrom(table)
-      .select(sql<number>`count(*)`.as("count"))
-      .where(this.where(table, where))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+    try {
+      const row = await this.db
+        .selectFrom(table)
+        .select(sql<number>`count(*)`.as("count"))
+        .where(this.where(table, where))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    } catch (error) {
+      throw toInvalidTextError(error, this.kind);
+    }
   }
 
   async update(table: string, where: Condition, values: Row): Promise<number> {
@@ -108,13 +126,17 @@ export class KyselyDriver implements TableDriver {
       const result = await this.db.updateTable(table).set(values).where(this.where(table, where)).executeTakeFirst();
       return Number(result.numUpdatedRows);
     } catch (error) {
-      throw toUniqueError(error, this.info(table), this.kind);
+      throw toInvalidTextError(toUniqueError(error, this.info(table), this.kind), this.kind);
     }
   }
 
   async delete(table: string, where: Condition): Promise<number> {
-    const result = await this.db.deleteFrom(table).where(this.where(table, where)).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    try {
+      const result = await this.db.deleteFrom(table).where(this.where(table, where)).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    } catch (error) {
+      throw toInvalidTextError(error, this.kind);
+    }
   }
 
   async transaction<T>(fn: (driver: TableDriver) => Promise<T>): Promise<T> {

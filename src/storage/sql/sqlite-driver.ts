@@ -86,11 +86,18 @@ function compile(
   }
 }
 
+function integerLiteral(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+  return String(value);
+}
+
 interface Lock {
   current: Promise<void>;
 }
 
 const STATEMENT_CACHE_SIZE = 512;
+/** rows per multi-row INSERT (bounded so that one statement stays far below SQLite's parameter limit) */
+const MAX_ROWS_PER_INSERT = 50;
 
 /**
  * TableDriver straight on better-sqlite3 (the embedded default): SQL text compiled from the condition tree, prepared
@@ -108,6 +115,8 @@ export class SqliteDriver implements TableDriver {
     private readonly inTransaction = false,
     private readonly onClose: () => Promise<void> = async () => {},
   ) {}
+
+  private transactionDriver: SqliteDriver | undefined;
 
   private info(table: string): TableInfo {
     const info = this.registry.get(table);
@@ -155,14 +164,25 @@ export class SqliteDriver implements TableDriver {
 
   insert(table: string, rows: readonly Row[]): Promise<void> {
     return this.run(() => {
-      for (const row of rows) {
-        const columns = Object.keys(row);
-        const text = `insert into ${quote(table)} (${columns.map(quote).join(", ")}) values (${columns.map(() => "?").join(", ")})`;
+      // consecutive rows with the same columns go in one multi-row statement (children of one parent)
+      for (let start = 0; start < rows.length; ) {
+        const columns = Object.keys(rows[start]!);
+        const key = columns.join("\u0000");
+        let end = start + 1;
+        while (end < rows.length && end - start < MAX_ROWS_PER_INSERT && Object.keys(rows[end]!).join("\u0000") === key)
+          end++;
+        const tuple = `(${columns.map(() => "?").join(", ")})`;
+        const text = `insert into ${quote(table)} (${columns.map(quote).join(", ")}) values ${Array(end - start)
+          .fill(tuple)
+          .join(", ")}`;
+        const params: unknown[] = [];
+        for (let i = start; i < end; i++) for (const c of columns) params.push(rows[i]![c] ?? null);
         try {
-          this.statement(text).run(columns.map((c) => row[c] ?? null));
+          this.statement(text).run(params);
         } catch (error) {
           throw toUniqueError(error, this.info(table), "sqlite");
         }
+        start = end;
       }
     });
   }
@@ -172,8 +192,12 @@ export class SqliteDriver implements TableDriver {
       const params: unknown[] = [];
       let text = `select * from ${quote(table)} where ${this.where(table, options.where, params)}${this.orderBy(table, options.orderBy)}`;
       if (options.limit !== undefined || (options.offset !== undefined && options.offset > 0)) {
-        text += " limit ? offset ?";
-        params.push(options.limit ?? -1, options.offset ?? 0);
+        // the limit goes into the text: with a bound LIMIT a point select measured 2-3x slower (offsets stay bound)
+        text += ` limit ${integerLiteral(options.limit ?? -1)}`;
+        if (options.offset !== undefined && options.offset > 0) {
+          text += " offset ?";
+          params.push(options.offset);
+        }
       }
       return this.statement(text).all(params) as Row[];
     });
@@ -219,7 +243,9 @@ export class SqliteDriver implements TableDriver {
     try {
       this.db.exec("BEGIN IMMEDIATE");
       try {
-        const result = await fn(new SqliteDriver(this.db, this.registry, this.statements, this.lock, true));
+        // one transaction at a time holds the connection: its driver (stateless) is made once and reused
+        this.transactionDriver ??= new SqliteDriver(this.db, this.registry, this.statements, this.lock, true);
+        const result = await fn(this.transactionDriver);
         this.db.exec("COMMIT");
         return result;
       } catch (error) {

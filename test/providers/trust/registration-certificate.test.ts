@@ -13,6 +13,7 @@ import {
   type Registrar,
   signRegistrationCertificate,
 } from "../../support/registration-certificate-fixture.js";
+import { createTestCertificate, createTestRootCa } from "../../support/x509-fixture.js";
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -99,7 +100,7 @@ describe("ETSI TS 119 475 registration certificates", () => {
     ).toBe("TRUSTED");
     const other = evaluateRegistrationCertificate(jwt, { ...options(), boundIdentifiers: ["VATDE-1"] });
     expect(other.result).toBe("UNTRUSTED");
-    expect(other.reason).toContain("not the relying party of the access certificate");
+    expect(other.reason).toContain("not the relying party that signed the request");
     expect(
       boundIdentifiersOf({
         verifierCertificate: { subject: "C=FI, O=Webshop, organizationIdentifier=LEIXG-743700EB2QF2J1WRO915" },
@@ -109,11 +110,37 @@ describe("ETSI TS 119 475 registration certificates", () => {
     expect(boundIdentifiersOf({ signingKid: "did:key:z#z" })).toEqual([]);
   });
 
+  it("reads organizationIdentifier from the access certificate's subject, not from text inside another attribute", async () => {
+    const root = await createTestRootCa("access CA");
+    const subjectOf = async (name: string) => {
+      const issued = await createTestCertificate(root, name);
+      return new NodeX509Certificate(issued.pem).subject.replace(/\n/g, ", ");
+    };
+    // a commonName the CA let the verifier choose, holding an escaped ", organizationIdentifier=..." (RFC 4514 \,)
+    const injected = await subjectOf("evil\\, 2.5.4.97=LEIXG-743700EB2QF2J1WRO915");
+    expect(injected).toContain("\\,");
+    expect(boundIdentifiersOf({ verifierCertificate: { subject: injected } })).toEqual([]);
+    const injectedPlus = await subjectOf("evil\\+organizationIdentifier=LEIXG-743700EB2QF2J1WRO915");
+    expect(boundIdentifiersOf({ verifierCertificate: { subject: injectedPlus } })).toEqual([]);
+    // a real organizationIdentifier attribute is read (also one whose value holds an escaped comma)
+    expect(
+      boundIdentifiersOf({ verifierCertificate: { subject: await subjectOf("shop, 2.5.4.97=VATFI-123") } }),
+    ).toEqual(["VATFI-123"]);
+    expect(boundIdentifiersOf({ verifierCertificate: { subject: "CN=shop, organizationIdentifier=VAT\\,X" } })).toEqual(
+      ["VAT,X"],
+    );
+  });
+
   it("explains what is wrong instead of throwing", () => {
     for (const [jwt, reason] of [
       ["", "is empty"],
       ["a.b", "compact JWS"],
       [`${Buffer.from("[1]").toString("base64url")}.e30.c2ln`, "header is not a JSON object"],
+      // a payload JSON.stringify could not store again (the proof's trust information keeps it)
+      [
+        `${Buffer.from('{"alg":"ES256"}').toString("base64url")}.${Buffer.from(`{"name":${"[".repeat(20_000)}1${"]".repeat(20_000)}}`).toString("base64url")}.c2ln`,
+        "payload is nested deeper than 64 levels",
+      ],
     ] as const) {
       const evaluation = evaluateRegistrationCertificate(jwt, options());
       expect(evaluation.result).toBe("UNTRUSTED");

@@ -107,4 +107,60 @@ describe("validateCertificateChain", () => {
       validateCertificateChain(parsePemChain(future.pem), { now: now(), leeway: 60, trustAnchors: anchors() }),
     ).toThrowError(expect.objectContaining({ code: "BR_0359" }));
   });
+
+  it("refuses a leaf whose keyUsage does not allow digitalSignature (a keyCertSign-only certificate signing requests)", async () => {
+    const certSignOnly = await createTestCertificate(intermediate, "cert-sign only", {
+      keyUsage: 32, // @peculiar/x509 KeyUsageFlags.keyCertSign
+    });
+    expect(() =>
+      validateCertificateChain(parsePemChain(`${certSignOnly.pem}\n${intermediate.pem}`), {
+        now: now(),
+        leeway: 0,
+        trustAnchors: anchors(),
+      }),
+    ).toThrowError(expect.objectContaining({ code: "BR_0249" }));
+  });
+
+  it("enforces pathLenConstraint, also of an anchor that is not sent", async () => {
+    const limited = await createTestCertificate(root, "limited intermediate", { ca: true, pathLength: 0 });
+    const sub = await createTestCertificate(limited, "sub CA", { ca: true });
+    const below = await createTestCertificate(sub, "leaf below the limit", {});
+    // limited (pathLen 0) may issue the leaf directly ...
+    const direct = await createTestCertificate(limited, "direct leaf", {});
+    expect(
+      validateCertificateChain(parsePemChain(`${direct.pem}\n${limited.pem}`), {
+        now: now(),
+        leeway: 0,
+        trustAnchors: anchors(),
+      }).trusted,
+    ).toBe(true);
+    // ... but not a CA below it
+    expect(() =>
+      validateCertificateChain(parsePemChain(`${below.pem}\n${sub.pem}\n${limited.pem}`), {
+        now: now(),
+        leeway: 0,
+        trustAnchors: anchors(),
+      }),
+    ).toThrowError(expect.objectContaining({ code: "BR_0250" }));
+    // the same when the limited CA is the (unsent) trust anchor
+    expect(() =>
+      validateCertificateChain(parsePemChain(`${below.pem}\n${sub.pem}`), {
+        now: now(),
+        leeway: 0,
+        trustAnchors: [new X509Certificate(limited.pem)],
+      }),
+    ).toThrowError(
+      expect.objectContaining({
+        code: "BR_0250",
+        detail: expect.stringContaining("the trust anchor has pathLenConstraint 0"),
+      }),
+    );
+  });
+
+  it("refuses an x5c longer than 10 certificates before parsing it (BR_0224)", () => {
+    expect(() => parseX5c(Array.from({ length: 11 }, () => leaf.der))).toThrowError(
+      expect.objectContaining({ code: "BR_0224" }),
+    );
+    expect(parseX5c(Array.from({ length: 10 }, () => leaf.der))).toHaveLength(10);
+  });
 });

@@ -9,6 +9,7 @@ import type { Proof } from "../../../domain/proof.js";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { CredentialFormatter } from "../../../ports/credential-formatter.js";
 import type { PublicJwk } from "../../../ports/key-algorithm.js";
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../../providers/jose/json-depth.js";
 import type { JwsVerifier } from "../../../providers/jose/verify-jws-signature.js";
 import { parsePemChain } from "../../../providers/x509/index.js";
 import { type CallContext, UNSCOPED } from "../../common/call-context.js";
@@ -474,6 +475,8 @@ export function createWalletDraft20(deps: EngineDeps, options: WalletDraft20Opti
         z.record(z.string(), z.unknown()),
         "BR_0085",
       );
+      if (jsonDepthExceeds(definition))
+        throw invalid(`the presentation definition is nested deeper than ${MAX_JSON_DEPTH} levels`);
     }
     if (
       !isObject(definition) ||

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CredkitError } from "../../../errors/credkit-error.js";
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../../providers/jose/json-depth.js";
 import { describeZodError } from "../../common/parse-input.js";
 
 /**
@@ -85,6 +86,9 @@ export function requestFromParameters(params: URLSearchParams): Record<string, u
 
 /** Validates the types of a request's parameters (BR_0085 naming the members at fault). */
 export function parseAuthorizationRequest(value: Record<string, unknown>): AuthorizationRequest {
+  if (jsonDepthExceeds(value)) {
+    throw invalid(`presentation request: its parameters are nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   const result = authorizationRequestSchema.safeParse(value);
   if (!result.success) throw invalid(`presentation request: ${describeZodError(result.error)}`);
   return result.data;

@@ -1,6 +1,7 @@
 import type { X509Certificate } from "node:crypto";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { PublicJwk } from "../../../ports/key-algorithm.js";
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../../providers/jose/json-depth.js";
 import type { JwsVerifier } from "../../../providers/jose/verify-jws-signature.js";
 import {
   certificateHash,
@@ -91,18 +92,22 @@ function decodeSegment(segment: string, what: string, part: string): Record<stri
     throw refuse(`${what}: ${part} is not JSON`);
   }
   if (!isObject(value)) throw refuse(`${what}: ${part} is not a JSON object`);
+  if (jsonDepthExceeds(value)) throw refuse(`${what}: ${part} is nested deeper than ${MAX_JSON_DEPTH} levels`);
   return value;
 }
 
-/** Decodes a compact JWS (three parts, signed); BR_0085 naming `what` when it is not one. */
+/** Decodes a compact JWS (three parts, signed, no `crit`); BR_0085 naming `what` when it is not one. */
 export function decodeCompactJws(jws: string, what: string): DecodedJws {
   const parts = jws.split(".");
   if (parts.length !== 3) throw refuse(`${what} is not a compact JWS (header.payload.signature)`);
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
   const signature = Buffer.from(signaturePart, "base64url");
   if (signature.toString("base64url") !== signaturePart) throw refuse(`${what}: signature is not base64url`);
+  const header = decodeSegment(headerPart, what, "header");
+  // RFC 7515 §4.1.11: a JWS whose crit names what the recipient does not understand must be rejected
+  if (header.crit !== undefined) throw refuse(`${what}: crit header extensions are not understood`);
   return {
-    header: decodeSegment(headerPart, what, "header"),
+    header,
     payload: decodeSegment(payloadPart, what, "payload"),
     signingInput: Buffer.from(`${headerPart}.${payloadPart}`, "latin1"),
     signature,

@@ -37,11 +37,11 @@ export interface WalletTrustSettings {
   trustAnchors(): readonly X509Certificate[];
 }
 
-/** Parses `certificateValidation.trustAnchors` once, on first use. */
+/** Parses the registrar anchors (`certificateValidation.registrarTrustAnchors`, else `trustAnchors`) once, on first use. */
 export function walletTrustAnchors(config: CertificateValidationConfig): () => readonly X509Certificate[] {
   let anchors: X509Certificate[] | undefined;
   return () => {
-    anchors ??= config.trustAnchors.flatMap((pem) => parsePemChain(pem));
+    anchors ??= (config.registrarTrustAnchors ?? config.trustAnchors).flatMap((pem) => parsePemChain(pem));
     return anchors;
   };
 }
@@ -61,14 +61,44 @@ function detailOf(error: unknown): string {
  * certificate must then name the same relying party.
  */
 export function boundIdentifiersOf(resolved: object): string[] {
+  const { prefix, clientIdValue } = resolved as { prefix?: unknown; clientIdValue?: unknown };
+  // a DID or an attested client identifier is what the signed request proves; the certificate must name it
+  if (
+    (prefix === "decentralized_identifier" || prefix === "verifier_attestation") &&
+    typeof clientIdValue === "string"
+  ) {
+    return [clientIdValue];
+  }
   const subject = (resolved as { verifierCertificate?: { subject?: unknown } }).verifierCertificate?.subject;
   if (typeof subject !== "string") return [];
   const identifiers: string[] = [];
-  for (const match of subject.matchAll(/(?:^|[\n,+]\s*)(?:organizationIdentifier|2\.5\.4\.97)=([^,\n+]+)/g)) {
-    const value = match[1]?.trim();
+  for (const component of nameComponents(subject)) {
+    const match = /^(?:organizationIdentifier|2\.5\.4\.97)=(.*)$/s.exec(component);
+    const value = match?.[1]?.replace(/\\(.)/gs, "$1").trim();
     if (value) identifiers.push(value);
   }
   return identifiers;
+}
+
+/**
+ * `type=value` components of a subject as node:crypto renders it (RFC 4514 escaping: a `,` or `+` inside a value is
+ * `\,` / `\+`), split at the unescaped separators only — so text inside a commonName cannot pose as an attribute.
+ */
+function nameComponents(subject: string): string[] {
+  const components: string[] = [];
+  let current = "";
+  for (let index = 0; index < subject.length; index++) {
+    const char = subject[index]!;
+    if (char === "\\" && index + 1 < subject.length) {
+      current += char + subject[index + 1];
+      index++;
+    } else if (char === "," || char === "+" || char === "\n") {
+      components.push(current.trim());
+      current = "";
+    } else current += char;
+  }
+  components.push(current.trim());
+  return components;
 }
 
 function credentialIdsOf(value: unknown, queryIds: readonly string[]): { ids?: string[]; problem?: string } {
@@ -151,6 +181,17 @@ function evaluateEntry(
     };
   }
   if (problem !== undefined) return { ...base, ...decoded, result: "UNTRUSTED", reason: problem };
+  // binding (§5.1): a registration certificate is public; only one naming the identity the request was signed with
+  // (the DID, the attested client identifier, the access certificate's organizationIdentifier) speaks for this verifier
+  if (evaluation.result === "TRUSTED" && (context.boundIdentifiers ?? []).length === 0) {
+    return {
+      ...base,
+      ...decoded,
+      result: "UNTRUSTED",
+      reason:
+        "the registration certificate cannot be bound to the verifier: its access certificate carries no organizationIdentifier for the certificate to name",
+    };
+  }
   return {
     ...base,
     ...decoded,

@@ -198,10 +198,15 @@ export function submissionRequirementsOf(sets: readonly CredentialSet[]): {
   return { groups, requirements };
 }
 
+/** Deepest `from_nested` nesting a received definition may have (real ones use 1–2 levels). */
+const MAX_REQUIREMENT_DEPTH = 8;
+/** Most submission requirements, nested ones included, a received definition may have. */
+const MAX_REQUIREMENTS = 256;
+
 /**
  * Checks the shape of `submission_requirements` (PEX 2.0): rule `all` or `pick`, exactly one of `from` (a group some
- * input descriptor has) and `from_nested`, non-negative integer `count` / `min` / `max`. The first problem, or
- * undefined.
+ * input descriptor has) and `from_nested`, non-negative integer `count` / `min` / `max`; at most 8 levels and 256
+ * requirements in all. The first problem, or undefined.
  */
 export function submissionRequirementsProblem(definition: PexPresentationDefinition): string | undefined {
   const requirements: unknown = definition.submission_requirements;
@@ -209,7 +214,12 @@ export function submissionRequirementsProblem(definition: PexPresentationDefinit
   if (!Array.isArray(requirements) || requirements.length === 0)
     return "submission_requirements must be a non-empty array";
   const known = new Set(definition.input_descriptors.flatMap((d) => (Array.isArray(d.group) ? d.group : [])));
-  const check = (value: unknown, where: string): string | undefined => {
+  // a received definition is the verifier's: bound what the recursive checks, evaluation and storage walk
+  let seen = 0;
+  const check = (value: unknown, where: string, depth = 1): string | undefined => {
+    if (depth > MAX_REQUIREMENT_DEPTH)
+      return `submission_requirements are nested deeper than ${MAX_REQUIREMENT_DEPTH} levels`;
+    if (++seen > MAX_REQUIREMENTS) return `there are more than ${MAX_REQUIREMENTS} submission requirements`;
     if (typeof value !== "object" || value === null || Array.isArray(value)) return `${where} is not an object`;
     const r = value as Record<string, unknown>;
     if (r.rule !== "all" && r.rule !== "pick")
@@ -229,7 +239,7 @@ export function submissionRequirementsProblem(definition: PexPresentationDefinit
     if (!Array.isArray(r.from_nested) || r.from_nested.length === 0)
       return `${where}: from_nested must be a non-empty array`;
     for (const [i, nested] of r.from_nested.entries()) {
-      const problem = check(nested, `${where}.from_nested[${i}]`);
+      const problem = check(nested, `${where}.from_nested[${i}]`, depth + 1);
       if (problem) return problem;
     }
     return undefined;
