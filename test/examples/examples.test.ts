@@ -3,6 +3,7 @@ import { start as startExpress } from "../../examples/express-app.js";
 import { start as startKoa } from "../../examples/koa-app.js";
 import { run as runScriptedIssuance } from "../../examples/scripted-issuance.js";
 import { run as runScriptedVerification } from "../../examples/scripted-verification.js";
+import { run as runX509Verification } from "../../examples/x509-verification.js";
 
 // The examples are documentation: they must keep running.
 describe("runnable examples", () => {
@@ -37,6 +38,14 @@ describe("runnable examples", () => {
     const result = await runScriptedIssuance();
     expect(result.credentialId).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.stringify(result.claims)).toContain("Ada Lovelace");
+  });
+
+  it("x509-verification: the verifier's own CA, an x509_san_dns request, a wallet trusting that CA", async () => {
+    expect(await runX509Verification()).toEqual({
+      clientId: "x509_san_dns:verifier.example",
+      state: "ACCEPTED",
+      claims: { age_over_18: true },
+    });
   });
 
   it("scripted-verification discloses exactly the requested claims", async () => {
