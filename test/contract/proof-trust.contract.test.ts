@@ -8,7 +8,7 @@ import type { ProofTrustInformation } from "../../src/domain/trust-information.j
 import type { Storage } from "../../src/ports/storage.js";
 import { MIGRATIONS } from "../../src/storage/sql/migrations/index.js";
 import { sqliteStorage } from "../../src/storage/sql/sqlite.js";
-import { STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
+import { describeOnStorage, STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
 import { createTempDir } from "../support/temp-dir.js";
 
 const at = (iso: string) => new Date(iso);
@@ -50,7 +50,7 @@ function holderProof(organisationId: string, trustInformation?: ProofTrustInform
 }
 
 for (const adapter of STORAGE_ADAPTERS) {
-  describe.runIf(adapter.available)(`storage contract, proof trust information: ${adapter.name}`, () => {
+  describeOnStorage(adapter, `storage contract, proof trust information: ${adapter.name}`, () => {
     let fixture: StorageFixture;
     let storage: Storage;
     let organisationId: string;

@@ -6,7 +6,7 @@ import type { Key } from "../../src/domain/key.js";
 import type { Organisation } from "../../src/domain/organisation.js";
 import { CredkitError } from "../../src/errors/credkit-error.js";
 import type { Storage } from "../../src/ports/storage.js";
-import { STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
+import { describeOnStorage, STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
 
 const at = (iso: string) => new Date(iso);
 
@@ -39,7 +39,7 @@ async function expectCode(promise: Promise<unknown>, code: string) {
 }
 
 for (const adapter of STORAGE_ADAPTERS) {
-  describe.runIf(adapter.available)(`storage contract: ${adapter.name}`, () => {
+  describeOnStorage(adapter, `storage contract: ${adapter.name}`, () => {
     let fixture: StorageFixture;
     let storage: Storage;
     let org: Organisation;

@@ -13,7 +13,7 @@ import { createTestKit } from "../../src/testing/create-test-kit.js";
 import { ecdsaPublicJwk } from "../support/certificate-identifier.js";
 import { type ApiResponse, createApiClient, HTTP_ADAPTERS, type MountedKit } from "../support/http-harness.js";
 import { type ManualClock, manualClock } from "../support/notification-fixture.js";
-import { STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
+import { describeOnStorage, STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
 import { createTestCertificate, createTestRootCa, type TestCertificate } from "../support/x509-fixture.js";
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
@@ -32,7 +32,7 @@ const chainOf = (...certificates: TestCertificate[]) => certificates.map((c) => 
 
 for (const [index, storageCase] of STORAGE_ADAPTERS.entries()) {
   const adapter = HTTP_ADAPTERS[[0, 2, 3][index] ?? 0]!;
-  describe.skipIf(!storageCase.available)(`certificate identifiers on ${storageCase.name} over ${adapter.name}`, () => {
+  describeOnStorage(storageCase, `certificate identifiers on ${storageCase.name} over ${adapter.name}`, () => {
     let fixture: StorageFixture;
     let clock: ManualClock;
     let kit: Credkit;

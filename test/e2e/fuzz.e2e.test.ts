@@ -8,7 +8,7 @@ import type { ApiRoute } from "../../src/http/routes/api-route.js";
 import { createTestKit } from "../../src/testing/create-test-kit.js";
 import { createApiClient, HTTP_ADAPTERS, type MountedKit } from "../support/http-harness.js";
 import { chooseSeed, type SeededRandom, seededRandom } from "../support/seeded-random.js";
-import { STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
+import { describeOnStorage, STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
 
 // memory (fast, always) and PostgreSQL (stricter about text than the others; required in CI): a 5xx that only one
 // database produces must show here
@@ -155,7 +155,8 @@ function sendOnFreshConnection(
 }
 
 for (const storageCase of FUZZ_STORAGES)
-  describe.skipIf(!storageCase.available)(
+  describeOnStorage(
+    storageCase,
     `fuzzing mutating routes over ${NODE_HTTP.name} on ${storageCase.name} (seed ${SEED})`,
     () => {
       let fixture: StorageFixture | undefined;

@@ -12,10 +12,10 @@ import type { Credkit } from "../../src/credkit.js";
 import { credkitNode } from "../../src/http/mount.js";
 import { createTestKit } from "../../src/testing/create-test-kit.js";
 import { createApiClient } from "../support/http-harness.js";
-import { STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
+import { describeOnStorage, STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
 
 for (const storageCase of STORAGE_ADAPTERS) {
-  describe.skipIf(!storageCase.available)(`NUL characters in input on ${storageCase.name}`, () => {
+  describeOnStorage(storageCase, `NUL characters in input on ${storageCase.name}`, () => {
     let fixture: StorageFixture;
     let kit: Credkit;
     let server: Server;

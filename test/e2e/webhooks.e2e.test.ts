@@ -14,10 +14,13 @@ import { createTestKit } from "../../src/testing/create-test-kit.js";
 import { type IssuerFixture, startIssuerFixture, toClaimValues } from "../support/issuer-fixture.js";
 import { type MqttTestBroker, mqttBrokerKind, startMqttTestBroker } from "../support/mqtt-broker.js";
 import { credentialRow, notificationKit, webhookConfig } from "../support/notification-fixture.js";
-import { createTestDatabase, postgresAvailable } from "../support/postgres.js";
+import { createTestDatabase } from "../support/postgres.js";
 import { setUpSdkWallet } from "../support/sdk-issuance.js";
+import { describeOnStorage, STORAGE_ADAPTERS } from "../support/storage-adapters.js";
 import { createTempDir } from "../support/temp-dir.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.js";
+
+const POSTGRES_CASE = STORAGE_ADAPTERS.find((adapter) => adapter.name === "postgres")!;
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLAIMS = { given_name: "Erika" };
@@ -345,7 +348,7 @@ describe("crash safety", () => {
   }, 60_000);
 });
 
-describe.runIf(postgresAvailable)("two credkits on one PostgreSQL", () => {
+describeOnStorage(POSTGRES_CASE, "two credkits on one PostgreSQL", () => {
   it("deliver 1,000 notifications, each exactly once", async () => {
     const database = await createTestDatabase();
     const receiver = await startWebhookReceiver();

@@ -12,12 +12,12 @@ import {
   notificationsOf,
   proofRow,
 } from "../support/notification-fixture.js";
-import { STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
+import { describeOnStorage, STORAGE_ADAPTERS, type StorageFixture } from "../support/storage-adapters.js";
 
 const HOOK = "https://hooks.example/credkit";
 
 for (const adapter of STORAGE_ADAPTERS) {
-  describe.runIf(adapter.available)(`notification outbox: ${adapter.name}`, () => {
+  describeOnStorage(adapter, `notification outbox: ${adapter.name}`, () => {
     let fixture: StorageFixture;
     let kit: Credkit;
     let storage: Storage;
