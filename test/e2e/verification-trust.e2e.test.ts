@@ -5,14 +5,8 @@
  * outcome: proof detail `trustInformation`, GET …/trust-detail, and the purpose in the v2 presentation definition.
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { decodeJwt, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Credkit } from "../../src/credkit.js";
-import { credkitNode } from "../../src/http/mount.js";
-import { createTestKit } from "../../src/testing/create-test-kit.js";
-import { createApiClient } from "../support/http-harness.js";
 import { type IssuerFixture, startIssuerFixture } from "../support/issuer-fixture.js";
 import {
   createRegistrar,
@@ -21,6 +15,7 @@ import {
   signRegistrationCertificate,
   tamper,
 } from "../support/registration-certificate-fixture.js";
+import { startWalletFixture, type WalletFixture } from "../support/wallet-fixture.js";
 import { createTestCertificate } from "../support/x509-fixture.js";
 
 const INSECURE = { app: { http: { allowInsecureHttpTransport: true } } };
@@ -47,55 +42,14 @@ function boundClaims(did: string): Record<string, unknown> {
   return { ...claims, sub: { ...sub, id: [...sub.id, { type: "did", identifier: did }] } };
 }
 
-interface Wallet {
-  kit: Credkit;
-  api: ReturnType<typeof createApiClient>;
-  orgId: string;
-  keyId: string;
-  server: Server;
-}
-
-async function startWallet(trustAnchors: string[], registrarTrustAnchors?: string[]): Promise<Wallet> {
-  const kit = await createTestKit({
-    config: {
-      ...INSECURE,
-      certificateValidation: { trustAnchors, ...(registrarTrustAnchors && { registrarTrustAnchors }) },
-    },
-  });
-  const server = createServer(credkitNode(kit));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const api = createApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const orgId = (await kit.organisations.create({ name: `wallet ${randomUUID()}` })).id;
-  const keyId = (
-    await kit.keys.create({
-      organisationId: orgId,
-      keyType: "EDDSA",
-      keyParams: {},
-      name: "holder key",
-      storageType: "INTERNAL",
-      storageParams: {},
-    })
-  ).id;
-  return { kit, api, orgId, keyId, server };
-}
-
-async function stopWallet(wallet: Wallet | undefined): Promise<void> {
-  if (!wallet) return;
-  await new Promise<void>((resolve) => {
-    wallet.server.closeAllConnections();
-    wallet.server.close(() => resolve());
-  });
-  await wallet.kit.close();
-}
-
 describe("EUDI trust information: registration certificates in verifier_info (credkit verifier ↔ credkit wallets)", () => {
   let verifier: IssuerFixture;
   let registrar: Registrar;
   let registrationCertificate: string;
   /** a DID identifier of the verifier carrying the registration certificate */
   let registeredIdentifierId: string;
-  let trusting: Wallet;
-  let other: Wallet;
+  let trusting: WalletFixture;
+  let other: WalletFixture;
   let proofSchemaId: string;
 
   /**
@@ -149,10 +103,10 @@ describe("EUDI trust information: registration certificates in verifier_info (cr
     return { verifierProofId: created.json.id as string, url: shared.json.url as string };
   }
 
-  async function receive(wallet: Wallet, url: string): Promise<string> {
+  async function receive(wallet: WalletFixture, url: string): Promise<string> {
     const handled = await wallet.api("POST", "/api/interaction/v1/handle-invitation", {
       url,
-      organisationId: wallet.orgId,
+      organisationId: wallet.organisationId,
     });
     expect(handled.status, handled.text).toBe(201);
     return handled.json.proofId as string;
@@ -179,20 +133,15 @@ describe("EUDI trust information: registration certificates in verifier_info (cr
     });
     expect(schema.status, schema.text).toBe(201);
     proofSchemaId = schema.json.id as string;
-    trusting = await startWallet([registrar.root.pem]);
-    other = await startWallet([]);
+    trusting = await startWalletFixture({ trustAnchors: [registrar.root.pem] });
+    other = await startWalletFixture({ trustAnchors: [] });
     // the trusting wallet holds a credential that answers the request
-    const offer = await verifier.schema.createOffer();
-    const { interactionId } = await trusting.kit.holder.handleInvitation({
-      url: offer.url,
-      organisationId: trusting.orgId,
-    });
-    await trusting.kit.holder.acceptIssuance({ interactionId, keyId: trusting.keyId });
+    await trusting.receiveCredential((await verifier.schema.createOffer()).url);
   });
 
   afterAll(async () => {
-    await stopWallet(trusting);
-    await stopWallet(other);
+    await trusting?.close();
+    await other?.close();
     await verifier?.close();
   });
 
@@ -291,8 +240,8 @@ describe("EUDI trust information: registration certificates in verifier_info (cr
   });
 
   it("registrarTrustAnchors, when set, alone decide which registrars are trusted", async () => {
-    const registrarOnly = await startWallet([], [registrar.root.pem]);
-    const accessOnly = await startWallet([registrar.root.pem], []);
+    const registrarOnly = await startWalletFixture({ trustAnchors: [], registrarTrustAnchors: [registrar.root.pem] });
+    const accessOnly = await startWalletFixture({ trustAnchors: [registrar.root.pem], registrarTrustAnchors: [] });
     try {
       const first = await receive(registrarOnly, (await share(registeredIdentifierId)).url);
       expect((await registrarOnly.api("GET", `/api/proof-request/v1/${first}`)).json.trustInformation).toMatchObject({
@@ -305,8 +254,8 @@ describe("EUDI trust information: registration certificates in verifier_info (cr
       const stored = await accessOnly.kit.storage.proofs.get(second);
       expect(stored?.trustInformation?.attestations[0]?.reason).toContain("does not lead to a trusted registrar");
     } finally {
-      await stopWallet(registrarOnly);
-      await stopWallet(accessOnly);
+      await registrarOnly?.close();
+      await accessOnly?.close();
     }
   });
 

@@ -5,23 +5,9 @@
  * real loopback HTTP. A wallet without the anchor refuses the same request.
  */
 import { randomUUID, X509Certificate } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Credkit } from "../../src/credkit.js";
-import { credkitNode } from "../../src/http/mount.js";
-import { memoryStorage } from "../../src/storage/memory/index.js";
-import { createTestKit } from "../../src/testing/create-test-kit.js";
-import { createApiClient } from "../support/http-harness.js";
 import { startVerifierFixture, type VerifierFixture } from "../support/verifier-fixture.js";
-
-interface Wallet {
-  kit: Credkit;
-  server: Server;
-  api: ReturnType<typeof createApiClient>;
-  organisationId: string;
-  credentialId: string;
-}
+import { startWalletFixture, type WalletFixture } from "../support/wallet-fixture.js";
 
 describe("verifier with its own CA identifier ↔ credkit wallet trusting that CA (x509_san_dns)", () => {
   let verifier: VerifierFixture;
@@ -29,7 +15,7 @@ describe("verifier with its own CA identifier ↔ credkit wallet trusting that C
   let caPem: string;
   let certificateIdentifierId: string;
   let proofSchemaId: string;
-  const wallets: Wallet[] = [];
+  const wallets: WalletFixture[] = [];
 
   async function createKey(name: string): Promise<string> {
     const created = await verifier.api("POST", "/api/key/v1", {
@@ -44,31 +30,12 @@ describe("verifier with its own CA identifier ↔ credkit wallet trusting that C
     return created.json.id as string;
   }
 
-  async function startWallet(trustAnchors: string[]): Promise<Wallet> {
-    const kit = await createTestKit({
-      config: { app: { http: { allowInsecureHttpTransport: true } }, certificateValidation: { trustAnchors } },
-      storage: memoryStorage(),
-    });
-    const server = createServer(credkitNode(kit));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    const api = createApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    const organisationId = (await kit.organisations.create({ name: `wallet ${randomUUID()}` })).id;
-    const keyId = (
-      await kit.keys.create({
-        organisationId,
-        keyType: "ECDSA",
-        keyParams: {},
-        name: "holder key",
-        storageType: "INTERNAL",
-        storageParams: {},
-      })
-    ).id;
-    const offer = await verifier.issuer.schema.createOffer();
-    const { interactionId } = await kit.holder.handleInvitation({ url: offer.url, organisationId });
-    const credentialId = (await kit.holder.acceptIssuance({ interactionId, keyId })).id;
-    const wallet = { kit, server, api, organisationId, credentialId };
+  /** a wallet trusting `trustAnchors`, holding one credential of the verifier's schema */
+  async function startWallet(trustAnchors: string[]): Promise<WalletFixture & { credentialId: string }> {
+    const wallet = await startWalletFixture({ trustAnchors }, "ECDSA");
     wallets.push(wallet);
-    return wallet;
+    const credentialId = await wallet.receiveCredential((await verifier.issuer.schema.createOffer()).url);
+    return Object.assign(wallet, { credentialId });
   }
 
   async function shareSanDns(): Promise<{ proofId: string; url: string }> {
@@ -129,11 +96,7 @@ describe("verifier with its own CA identifier ↔ credkit wallet trusting that C
   });
 
   afterAll(async () => {
-    for (const wallet of wallets) {
-      wallet.server.closeAllConnections();
-      await new Promise<void>((resolve) => wallet.server.close(() => resolve()));
-      await wallet.kit.close();
-    }
+    for (const wallet of wallets) await wallet.close();
     await verifier?.close();
   });
 

@@ -9,6 +9,7 @@ import { getKeyAlgorithm } from "../../providers/registry.js";
 import {
   certificatePublicJwk,
   checkValidityPeriod,
+  DNS_NAME,
   EKU_MDL_DOCUMENT_SIGNER,
   type ExtensionsSpec,
   issueCertificate,
@@ -36,8 +37,6 @@ export const X509_CERTIFICATE_SIGNERS = ["X509_CERTIFICATE"] as const;
 export const DEFAULT_CERTIFICATE_VALIDITY_MS = 365 * 24 * 3600_000;
 
 const validityFields = { validityStart: timestampInput.optional(), validityEnd: timestampInput.optional() };
-
-const DNS_NAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i;
 
 /** A certificate's name: text without control characters (NUL cannot be stored in Postgres text). */
 const certificateName = z

@@ -1,7 +1,7 @@
 import { constants, verify as cryptoVerify, type KeyObject, type X509Certificate } from "node:crypto";
 import { z } from "zod";
 import { CredkitError, isCredkitError } from "../../errors/credkit-error.js";
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../jose/json-depth.js";
+import { decodeCompactJws } from "../jose/decode-compact-jws.js";
 import { parseX5c } from "../x509/index.js";
 
 // ETSI TS 119 475 Wallet-Relying Party Registration Certificates (WRPRC) in JWT form: a JWS whose JOSE header has
@@ -98,43 +98,21 @@ function malformed(detail: string): CredkitError {
   return new CredkitError("BR_0355", `registration certificate: ${detail}`);
 }
 
-function decodeSegment(segment: string, part: string): Buffer {
-  const bytes = Buffer.from(segment, "base64url");
-  if (segment === "" || bytes.toString("base64url") !== segment) throw malformed(`${part} is not base64url`);
-  return bytes;
-}
-
-function decodeJson(segment: string, part: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(decodeSegment(segment, part).toString("utf8"));
-  } catch (error) {
-    if (isCredkitError(error)) throw error;
-    throw malformed(`${part} is not JSON`);
-  }
-  if (!isObject(value)) throw malformed(`${part} is not a JSON object`);
-  if (jsonDepthExceeds(value)) throw malformed(`${part} is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  return value;
-}
-
 /**
  * Splits a registration certificate (a compact JWS) into header, payload and signature; BR_0355 naming the problem
  * when it is not one. `crit` may only name `b64` (JAdES, ETSI TS 119 182-1) with the default `b64: true`.
  */
 export function decodeRegistrationCertificate(jwt: string): DecodedRegistrationCertificate {
   if (typeof jwt !== "string" || jwt.trim() === "") throw malformed("is empty");
-  const parts = jwt.trim().split(".");
-  if (parts.length !== 3) throw malformed("is not a compact JWS (header.payload.signature)");
-  const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
-  const header = decodeJson(headerPart, "header");
-  const payload = decodeJson(payloadPart, "payload");
-  const signature = decodeSegment(signaturePart, "signature");
-  const crit = header.crit;
-  if (crit !== undefined && !(Array.isArray(crit) && crit.every((name) => name === "b64") && header.b64 !== false)) {
-    throw malformed(`crit ${JSON.stringify(crit)} names header parameters credkit does not understand`);
-  }
-  if (header.b64 === false) throw malformed("unencoded payloads (b64: false) are not supported");
-  return { header, payload, signingInput: Buffer.from(`${headerPart}.${payloadPart}`, "latin1"), signature };
+  const token = jwt.trim();
+  if (token.split(".").length !== 3) throw malformed("is not a compact JWS (header.payload.signature)");
+  const decoded = decodeCompactJws(token, "registration certificate", {
+    code: "BR_0355",
+    allowedCrit: ["b64"],
+    limitDepth: true,
+  });
+  if (decoded.header.b64 === false) throw malformed("unencoded payloads (b64: false) are not supported");
+  return decoded;
 }
 
 function describeIssues(error: z.ZodError): string {

@@ -8,6 +8,7 @@ export {
 } from "./distinguished-name.js";
 export {
   certificateHash,
+  DNS_NAME,
   parsePemChain,
   parseX5c,
   subjectAltNames,

@@ -87,3 +87,9 @@ export function subjectAltNames(certificate: X509Certificate, kind: "DNS" | "URI
 export function certificateHash(certificate: X509Certificate): string {
   return Buffer.from(certificate.fingerprint256.replace(/:/g, ""), "hex").toString("base64url");
 }
+
+/**
+ * A DNS name as a dNSName SAN holds it (RFC 1035 labels, RFC 5280 §4.2.1.6): letters, digits and hyphens, no wildcard,
+ * no trailing dot, internationalised names in their `xn--` form.
+ */
+export const DNS_NAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i;

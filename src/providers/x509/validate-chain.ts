@@ -45,7 +45,8 @@ export function checkValidityPeriod(certificate: X509Certificate, now: Date, lee
   }
 }
 
-function issuedBy(child: X509Certificate, parent: X509Certificate): boolean {
+/** Whether `parent` issued `child`: name chaining and a signature that verifies with the parent's key. */
+export function issuedBy(child: X509Certificate, parent: X509Certificate): boolean {
   if (!child.checkIssued(parent)) return false;
   try {
     return child.verify(parent.publicKey);

@@ -1,7 +1,7 @@
 import type { X509Certificate } from "node:crypto";
 import { CredkitError } from "../../errors/credkit-error.js";
 import { x509 } from "./peculiar.js";
-import { notAfter, notBefore } from "./validate-chain.js";
+import { issuedBy, notAfter, notBefore } from "./validate-chain.js";
 import { certificateKeyUsage, peculiarCertificate } from "./x509-attributes.js";
 
 /** Extensions credkit understands; any other marked critical makes a chain unusable (RFC 5280 §4.2, BR_0248). */
@@ -42,15 +42,6 @@ export interface OwnChainValidity {
   notYetValid: boolean;
 }
 
-function issuedBy(child: X509Certificate, parent: X509Certificate): boolean {
-  if (!child.checkIssued(parent)) return false;
-  try {
-    return child.verify(parent.publicKey);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Checks a chain (leaf first) a deployment presents as its own certificate or CA, the way One Core's identifier
  * creation does: every issuer is a CA (BR_0244) allowed to sign certificates (keyCertSign, BR_0249) whose path length
@@ -87,7 +78,7 @@ export function validateOwnChain(chain: readonly X509Certificate[], options: Own
       throw new CredkitError("BR_0211", `${label} is not signed by chain[${index + 1}]`);
     }
   }
-  checkPathLengths(chain);
+  checkOwnPathLengths(chain);
 
   const usage = certificateKeyUsage(leaf);
   if (options.leaf === "END_ENTITY") {
@@ -107,8 +98,12 @@ export function validateOwnChain(chain: readonly X509Certificate[], options: Own
   return { validFrom, validUntil, notYetValid: validFrom.getTime() - skew > now };
 }
 
-/** RFC 5280 §4.2.1.9: a CA's pathLenConstraint bounds the CA certificates that follow it towards the leaf. */
-function checkPathLengths(chain: readonly X509Certificate[]): void {
+/**
+ * RFC 5280 §4.2.1.9 as One Core applies it to identifier chains: a CA's pathLenConstraint bounds the CA certificates
+ * that follow it towards the leaf, the leaf counting when it is a CA itself (a CA identifier's own certificate). Remote
+ * chains use the plain RFC count (checkPathLengths in validate-chain.ts), where a leaf never counts.
+ */
+function checkOwnPathLengths(chain: readonly X509Certificate[]): void {
   const authorities = chain.filter((certificate) => certificate.ca);
   for (const [index, certificate] of authorities.entries()) {
     const pathLength = peculiarCertificate(certificate).getExtension(x509.BasicConstraintsExtension)?.pathLength;

@@ -1,15 +1,18 @@
 import type { X509Certificate } from "node:crypto";
 import { CredkitError, isCredkitError } from "../../../errors/credkit-error.js";
 import type { PublicJwk } from "../../../ports/key-algorithm.js";
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../../providers/jose/json-depth.js";
+import { decodeCompactJws as decodeJws } from "../../../providers/jose/decode-compact-jws.js";
 import type { JwsVerifier } from "../../../providers/jose/verify-jws-signature.js";
 import {
   certificateHash,
+  certificatePublicJwk,
+  DNS_NAME,
   notAfter,
   parseX5c,
   subjectAltNames,
   validateCertificateChain,
 } from "../../../providers/x509/index.js";
+import type { VerifierCertificateDto } from "../../common/verifier-authentication-dto.js";
 
 // Wallet-side authentication of verifiers under the certificate- and attestation-based Client Identifier Prefixes of
 // OpenID4VP 1.0 §5.9.3: `x509_san_dns`, `x509_hash` and `verifier_attestation` (with the Verifier Attestation JWT of
@@ -39,21 +42,8 @@ export interface DecodedJws {
   signature: Uint8Array;
 }
 
-/** The certificate a verifier was authenticated with (kept on the holder proof). */
-export interface AuthenticatedCertificate {
-  /** subject DN of the leaf */
-  subject: string;
-  /** issuer DN of the leaf */
-  issuer: string;
-  /** dNSName subject alternative names of the leaf */
-  dnsNames: string[];
-  /** base64url SHA-256 of the leaf DER: the `x509_hash` client identifier value */
-  x509Hash: string;
-  /** ISO date the leaf expires */
-  notAfter: string;
-  /** subject DN of the trust anchor the chain leads to */
-  trustAnchor: string;
-}
+/** The certificate a verifier was authenticated with (kept on the holder proof, shown as the proof detail shows it). */
+export type AuthenticatedCertificate = VerifierCertificateDto;
 
 /** A verified Verifier Attestation JWT (OpenID4VP 1.0 §12). */
 export interface AuthenticatedAttestation {
@@ -82,36 +72,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function decodeSegment(segment: string, what: string, part: string): Record<string, unknown> {
-  const bytes = Buffer.from(segment, "base64url");
-  if (segment === "" || bytes.toString("base64url") !== segment) throw refuse(`${what}: ${part} is not base64url`);
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString("utf8"));
-  } catch {
-    throw refuse(`${what}: ${part} is not JSON`);
-  }
-  if (!isObject(value)) throw refuse(`${what}: ${part} is not a JSON object`);
-  if (jsonDepthExceeds(value)) throw refuse(`${what}: ${part} is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  return value;
-}
-
-/** Decodes a compact JWS (three parts, signed, no `crit`); BR_0085 naming `what` when it is not one. */
+/** Decodes a compact JWS (three parts, signed, no `crit`, bounded nesting); BR_0085 naming `what` when it is not one. */
 export function decodeCompactJws(jws: string, what: string): DecodedJws {
-  const parts = jws.split(".");
-  if (parts.length !== 3) throw refuse(`${what} is not a compact JWS (header.payload.signature)`);
-  const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
-  const signature = Buffer.from(signaturePart, "base64url");
-  if (signature.toString("base64url") !== signaturePart) throw refuse(`${what}: signature is not base64url`);
-  const header = decodeSegment(headerPart, what, "header");
-  // RFC 7515 §4.1.11: a JWS whose crit names what the recipient does not understand must be rejected
-  if (header.crit !== undefined) throw refuse(`${what}: crit header extensions are not understood`);
-  return {
-    header,
-    payload: decodeSegment(payloadPart, what, "payload"),
-    signingInput: Buffer.from(`${headerPart}.${payloadPart}`, "latin1"),
-    signature,
-  };
+  return decodeJws(jws, what, { code: "BR_0085", limitDepth: true });
 }
 
 function describeCertificate(certificate: X509Certificate): string {
@@ -169,7 +132,7 @@ export function trustedCertificateChain(
 /** The public JWK of a certificate (EC / OKP keys). */
 function certificateJwk(certificate: X509Certificate, what: string): PublicJwk {
   try {
-    return certificate.publicKey.export({ format: "jwk" }) as PublicJwk;
+    return certificatePublicJwk(certificate);
   } catch (error) {
     throw refuse(`${what}: the public key of certificate ${describeCertificate(certificate)} is not usable`, error);
   }
@@ -189,8 +152,6 @@ function verifySignature(jws: DecodedJws, jwk: PublicJwk, what: string, signer: 
   }
   if (!valid) throw refuse(`${what}: the signature does not verify with ${signer}`);
 }
-
-const DNS_NAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i;
 
 /**
  * `x509_san_dns` / `x509_hash` (OpenID4VP 1.0 §5.9.3): the request object carries the verifier's chain in `x5c`; the

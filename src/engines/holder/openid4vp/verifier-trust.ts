@@ -213,31 +213,18 @@ export function resolveVerifierTrust(
 ): ProofTrustInformation | undefined {
   if (verifierInfo === undefined) return undefined;
   const receivedAt = settings.now.toISOString();
+  const refused = (reason: string): ProofTrustInformation => ({
+    receivedAt,
+    result: "UNTRUSTED",
+    attestations: [{ format: "unknown", result: "UNTRUSTED", reason }],
+  });
   if (!Array.isArray(verifierInfo) || verifierInfo.length === 0) {
-    return {
-      receivedAt,
-      result: "UNTRUSTED",
-      attestations: [
-        {
-          format: "unknown",
-          result: "UNTRUSTED",
-          reason: "verifier_info must be a non-empty array of attestations (OpenID4VP 1.0 §5.1)",
-        },
-      ],
-    };
+    return refused("verifier_info must be a non-empty array of attestations (OpenID4VP 1.0 §5.1)");
   }
   if (verifierInfo.length > MAX_ATTESTATIONS) {
-    return {
-      receivedAt,
-      result: "UNTRUSTED",
-      attestations: [
-        {
-          format: "unknown",
-          result: "UNTRUSTED",
-          reason: `verifier_info carries ${verifierInfo.length} attestations; this wallet evaluates at most ${MAX_ATTESTATIONS}`,
-        },
-      ],
-    };
+    return refused(
+      `verifier_info carries ${verifierInfo.length} attestations; this wallet evaluates at most ${MAX_ATTESTATIONS}`,
+    );
   }
   const attestations = verifierInfo.map((entry, index) => evaluateEntry(entry, index, context, settings));
   const anyCertificate = attestations.some((attestation) => attestation.format === REGISTRATION_CERT_FORMAT);
